@@ -1,0 +1,94 @@
+package channels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Sink receives inbound messages from an adapter. The Hub is the Sink in
+// production. Accept returns once the message is durably recorded and
+// queued (the adapter may then ack the platform event); it does not wait for
+// the turn to run.
+type Sink interface {
+	Accept(ctx context.Context, in Inbound) error
+}
+
+// SinkFunc adapts a function to Sink.
+type SinkFunc func(ctx context.Context, in Inbound) error
+
+// Accept calls f.
+func (f SinkFunc) Accept(ctx context.Context, in Inbound) error { return f(ctx, in) }
+
+// Adapter connects one platform to Haven.
+//
+// Run receives platform events, normalizes each into an Inbound and hands it
+// to sink, until ctx is done or the input ends (the console at end of input);
+// it returns nil in both cases and an error only when it cannot go on (bad
+// token, unreachable platform after retries). Reconnects are Run's own job.
+//
+// Send delivers one piece of an Outbound whose Text already fits
+// MaxMessageLen. It returns a *SendError to say whether and when to retry.
+//
+// Close releases what the adapter holds; it is called after Run has returned.
+type Adapter interface {
+	Platform() string
+	Run(ctx context.Context, sink Sink) error
+	Send(ctx context.Context, out Outbound) error
+	MaxMessageLen() int
+	Close() error
+}
+
+// Typer is an optional Adapter ability: show that Haven is typing in a
+// conversation while a turn runs.
+type Typer interface {
+	Typing(ctx context.Context, conv Conversation) error
+}
+
+// SendError says why a send failed and whether trying again may help.
+type SendError struct {
+	// Err is the underlying failure.
+	Err error
+	// Permanent is true when retrying cannot succeed (bad request, message
+	// too long, bot removed from the chat).
+	Permanent bool
+	// RetryAfter is the wait the platform asked for (HTTP 429 Retry-After),
+	// zero when it asked for none.
+	RetryAfter time.Duration
+}
+
+func (e *SendError) Error() string {
+	switch {
+	case e.Permanent:
+		return fmt.Sprintf("send failed permanently: %v", e.Err)
+	case e.RetryAfter > 0:
+		return fmt.Sprintf("send rate limited, retry after %s: %v", e.RetryAfter, e.Err)
+	default:
+		return fmt.Sprintf("send failed: %v", e.Err)
+	}
+}
+
+func (e *SendError) Unwrap() error { return e.Err }
+
+// Permanent wraps err as a send error that must not be retried.
+func Permanent(err error) error { return &SendError{Err: err, Permanent: true} }
+
+// RateLimited wraps err as a send error to retry after d.
+func RateLimited(err error, d time.Duration) error { return &SendError{Err: err, RetryAfter: d} }
+
+// IsPermanent reports whether err says a send must not be retried.
+// Errors that are not *SendError are treated as transient.
+func IsPermanent(err error) bool {
+	var se *SendError
+	return errors.As(err, &se) && se.Permanent
+}
+
+// RetryAfter returns the wait a rate-limited send error asked for, or zero.
+func RetryAfter(err error) time.Duration {
+	var se *SendError
+	if errors.As(err, &se) {
+		return se.RetryAfter
+	}
+	return 0
+}

@@ -1,0 +1,146 @@
+// Package channels is the contract between platform adapters and Haven's core:
+// the normalized Inbound and Outbound message types, the Adapter interface an
+// adapter implements, and the Hub that runs it (dedupe, channel policy,
+// per-conversation ordering, splitting and delivery).
+//
+// channels imports nothing from core, memory, safety or the adapters.
+package channels
+
+import (
+	"strings"
+	"time"
+)
+
+// Kind is the kind of a conversation.
+type Kind string
+
+// The conversation kinds. A DM is one person and Haven; a group is a small
+// multi-person chat; a channel is a public or team-wide room.
+const (
+	KindDM      Kind = "dm"
+	KindGroup   Kind = "group"
+	KindChannel Kind = "channel"
+)
+
+// Public reports whether other people can read what is said in a
+// conversation of this kind.
+func (k Kind) Public() bool { return k != KindDM }
+
+// NamespacedID returns the platform-wide unique form of a platform-local id:
+// "platform:workspace:id". Workspace may be empty (Telegram has none), which
+// gives "platform::id". Every ID in Inbound and Outbound uses this form so that
+// no two platforms collide.
+func NamespacedID(platform, workspace, id string) string {
+	return platform + ":" + workspace + ":" + id
+}
+
+// SplitID splits a namespaced id into its parts. ok is false when id does not
+// have the platform:workspace:id form. The local id may itself contain colons.
+func SplitID(id string) (platform, workspace, local string, ok bool) {
+	platform, rest, ok1 := strings.Cut(id, ":")
+	workspace, local, ok2 := strings.Cut(rest, ":")
+	if !ok1 || !ok2 || platform == "" || local == "" {
+		return "", "", "", false
+	}
+	return platform, workspace, local, true
+}
+
+// Conversation identifies where a message was said.
+type Conversation struct {
+	// ID is the namespaced conversation id (NamespacedID).
+	ID string
+	// Kind says whether the conversation is private (dm) or not.
+	Kind Kind
+	// ThreadID is the platform's thread within the conversation, if any
+	// (a Slack thread_ts, a Discord thread, a Telegram forum topic).
+	ThreadID string
+}
+
+// Author is the person (or bot) who wrote a message.
+type Author struct {
+	// ID is the namespaced, stable platform user id. Never a display name.
+	ID string
+	// Display is the name shown on the platform. It is for greeting people,
+	// never for permissions, and never logged above debug.
+	Display string
+	// IsBot is true for bot and app accounts, including Haven itself.
+	IsBot bool
+	// PlatformAdmin is true when the platform says the author administers the
+	// conversation or workspace (for example a Telegram group admin).
+	PlatformAdmin bool
+}
+
+// Inbound is one message from a person, normalized across platforms.
+type Inbound struct {
+	// Platform names the adapter the message came through ("console",
+	// "telegram", "slack", "discord").
+	Platform string
+	// Workspace is the platform-local workspace (Slack team, Discord guild);
+	// empty where the platform has none.
+	Workspace string
+	// Conversation is where the message was said.
+	Conversation Conversation
+	// MessageID is the namespaced platform id of the message.
+	MessageID string
+	// DeliveryKey identifies one delivery of one event (Slack event_id,
+	// Telegram update_id, Discord message id). A redelivered event carries the
+	// same key; the Hub answers each key once.
+	DeliveryKey string
+	// Author is who wrote it.
+	Author Author
+	// MentionsBot is true when the message mentions Haven or replies to one of
+	// its messages.
+	MentionsBot bool
+	// Text is the message text with mentions of Haven removed and other
+	// mentions normalized to plain names.
+	Text string
+	// Locale is the platform's language or region hint ("en", "en-GB"), if any.
+	Locale string
+	// Edited is true when the event is an edit of an earlier message. Edits are
+	// not run as new turns.
+	Edited bool
+	// ReceivedAt is when the adapter received the event.
+	ReceivedAt time.Time
+}
+
+// OutKind says what an outbound message is for; it drives priority and
+// where it may be shown.
+type OutKind string
+
+// The outbound kinds.
+const (
+	// OutReply is an ordinary reply to the message that asked.
+	OutReply OutKind = "reply"
+	// OutCrisis is a crisis reply. It jumps every queue and is never dropped.
+	OutCrisis OutKind = "crisis"
+	// OutNotice is a short system notice (an error, a policy note).
+	OutNotice OutKind = "notice"
+	// OutProactive is a message Haven starts: a reminder, a check-in.
+	OutProactive OutKind = "proactive"
+)
+
+// Outbound is one message Haven sends. Text is plain text in Haven's neutral
+// markup (paragraphs separated by blank lines, "- " bullets, `code`); each
+// adapter renders and escapes it for its platform. The Hub splits it at the
+// adapter's limit before Send sees it.
+type Outbound struct {
+	// Platform names the adapter that must deliver it.
+	Platform string
+	// Conversation is where it goes.
+	Conversation Conversation
+	// ReplyTo is the namespaced id of the message this answers, if any; in
+	// groups adapters thread or quote the reply to it.
+	ReplyTo string
+	// Kind drives priority and display.
+	Kind OutKind
+	// Private asks the adapter to deliver the message only to Recipient: in a
+	// DM, or ephemerally, never visible to the rest of a group.
+	Private bool
+	// Recipient is the namespaced author id a Private message is for.
+	Recipient string
+	// Text is the message body.
+	Text string
+}
+
+// Priority reports whether the message jumps the delivery queue.
+func (o Outbound) Priority() bool { return o.Kind == OutCrisis }

@@ -1,0 +1,3 @@
+module github.com/havenbot/haven
+
+go 1.26.0

@@ -1,0 +1,158 @@
+// Package memory defines what Haven keeps about the people it talks to and
+// the Store interface that keeps it. Implementations (memory/sqlite, later a
+// PostgreSQL store) hide every SQL detail behind Store.
+//
+// memory never imports core, adapters or safety.
+package memory
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned (wrapped) when a requested record does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Person is one human, possibly known on several platforms.
+type Person struct {
+	// ID is opaque and random; it carries nothing about the person.
+	ID string
+	// Display is the name the person was last seen with. Never logged.
+	Display string
+	Created time.Time
+}
+
+// Identity links a namespaced platform user id to a person.
+type Identity struct {
+	PersonID string
+	// PlatformUserID is the namespaced author id (platform:workspace:id).
+	PlatformUserID string
+	Platform       string
+}
+
+// Session is one conversation episode between a person and Haven in one
+// conversation. A session ends on /reset (and later on idle timeout or goodbye).
+type Session struct {
+	ID             string
+	PersonID       string
+	ConversationID string
+	Started        time.Time
+	// Ended is zero while the session is open.
+	Ended      time.Time
+	Checkpoint Checkpoint
+}
+
+// Checkpoint is the persisted part of a turn's state, saved at the end of
+// every turn and loaded at the start of the next.
+type Checkpoint struct {
+	TurnCount    int    `json:"turn_count"`
+	Stage        string `json:"stage,omitempty"`
+	ExerciseType string `json:"exercise_type,omitempty"`
+	ExerciseStep string `json:"exercise_step,omitempty"`
+	// PendingApproval is an action waiting for the person's yes or no.
+	PendingApproval *Approval `json:"pending_approval,omitempty"`
+	// CapabilityContext is per-capability state: type -> key -> fields.
+	CapabilityContext map[string]map[string]map[string]string `json:"capability_context,omitempty"`
+	// SessionMaxRisk is the highest crisis level seen in the session. It only
+	// goes up within a session.
+	SessionMaxRisk int `json:"session_max_risk"`
+	// AskedSafetyQuestion is true when Haven's last reply asked a direct
+	// safety question, so that the next message can be read as its answer.
+	AskedSafetyQuestion bool `json:"asked_safety_question,omitempty"`
+	// LastReplyKeys are the ids of the scripted replies used most recently, so
+	// that Haven does not say the same sentence twice in a row.
+	LastReplyKeys []string `json:"last_reply_keys,omitempty"`
+	// Extra holds state later features add before they earn a field.
+	Extra json.RawMessage `json:"extra,omitempty"`
+}
+
+// Approval is an action that waits for the person to confirm it.
+type Approval struct {
+	Action  string            `json:"action"`
+	Args    map[string]string `json:"args,omitempty"`
+	Prompt  string            `json:"prompt"`
+	Expires time.Time         `json:"expires"`
+}
+
+// Role says who said a transcript entry.
+type Role string
+
+// The transcript roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Entry is one line of a session's transcript.
+type Entry struct {
+	SessionID string
+	Role      Role
+	Text      string
+	// Crisis marks a turn the crisis gate took; such turns feed no memory
+	// extraction.
+	Crisis bool
+	At     time.Time
+}
+
+// TurnRecord is everything a finished turn writes, committed atomically.
+type TurnRecord struct {
+	SessionID  string
+	Checkpoint Checkpoint
+	Entries    []Entry
+}
+
+// CrisisEvent is one row of the crisis log. It holds opaque ids and the
+// assessment, never message text.
+type CrisisEvent struct {
+	PersonID       string
+	SessionID      string
+	ConversationID string
+	Platform       string
+	Level          int
+	Confidence     float64
+	Reason         string
+	Path           string
+	Flags          []string
+	At             time.Time
+}
+
+// AdminEvent is one row of the admin audit log.
+type AdminEvent struct {
+	// ActorID is the namespaced platform id of the admin who acted.
+	ActorID        string
+	ConversationID string
+	Command        string
+	// Allowed is false when the command was denied.
+	Allowed bool
+	Detail  string
+	At      time.Time
+}
+
+// Store keeps everything Haven remembers. Implementations are safe for
+// concurrent use. Every method wraps its errors with what it was doing.
+type Store interface {
+	// ResolvePerson returns the person behind a namespaced platform user id,
+	// creating the person and identity on first contact. display updates the
+	// remembered display name when non-empty.
+	ResolvePerson(ctx context.Context, platform, platformUserID, display string) (Person, error)
+	// OpenSession returns the person's open session in the conversation,
+	// starting one if there is none.
+	OpenSession(ctx context.Context, personID, conversationID string, now time.Time) (Session, error)
+	// ResetSession ends the open session in the conversation (if any) and
+	// starts a new one.
+	ResetSession(ctx context.Context, personID, conversationID string, now time.Time) (Session, error)
+	// CommitTurn appends the turn's transcript entries and saves the
+	// checkpoint in one transaction.
+	CommitTurn(ctx context.Context, rec TurnRecord) error
+	// RecentEntries returns up to n of the session's latest transcript entries,
+	// oldest first.
+	RecentEntries(ctx context.Context, sessionID string, n int) ([]Entry, error)
+	// LogCrisis appends a row to the crisis log.
+	LogCrisis(ctx context.Context, ev CrisisEvent) error
+	// AuditAdmin appends a row to the admin audit log.
+	AuditAdmin(ctx context.Context, ev AdminEvent) error
+	// Close releases the store.
+	Close() error
+}

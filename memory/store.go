@@ -22,6 +22,9 @@ type Person struct {
 	// Display is the name the person was last seen with. Never logged.
 	Display string
 	Created time.Time
+	// FirstSeen is true when the call that returned the person created it:
+	// Haven is meeting this person for the first time.
+	FirstSeen bool
 }
 
 // Identity links a namespaced platform user id to a person.

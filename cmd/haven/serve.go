@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/havenbot/haven/adapters/console"
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/configs"
+	"github.com/havenbot/haven/core"
+	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/memory/sqlite"
+	"github.com/havenbot/haven/safety"
+)
+
+// serve runs Haven: every configured platform adapter, or the console when
+// none is configured (or when consoleOnly, for `haven chat`). It returns when
+// ctx is done (SIGINT, SIGTERM) or, for the console, at the end of input,
+// after every queued reply has been delivered.
+func serve(ctx context.Context, args []string, std stdio, env func(string) (string, bool), consoleOnly bool) error {
+	name := "serve"
+	if consoleOnly {
+		name = "chat"
+	}
+	var flags commonFlags
+	fs := newFlagSet(name, std)
+	flags.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	cfg, err := loadConfig(flags, env)
+	if err != nil {
+		return err
+	}
+	interactive := isTerminal(std.in)
+	useConsole := consoleOnly || !cfg.AnyPlatformEnabled()
+	log := newLogger(cfg, std.err, useConsole)
+
+	store, err := sqlite.Open(ctx, cfg.Database.Path)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	defer store.Close()
+
+	model, err := newLLM(cfg)
+	if err != nil {
+		return err
+	}
+	gate := safety.NewGate(safety.GateOptions{LLM: model, Deadline: cfg.Safety.LLMDeadline})
+	engine, err := core.New(core.Options{
+		Store:          store,
+		Gate:           gate,
+		DefaultCountry: cfg.Safety.DefaultCountry,
+		Logger:         log,
+	})
+	if err != nil {
+		return err
+	}
+	hub := channels.NewHub(engine, store, store, channels.HubOptions{
+		Workers:      cfg.Hub.Workers,
+		MaxQueued:    cfg.Hub.MaxQueued,
+		DrainTimeout: cfg.Hub.DrainTimeout,
+		Logger:       log,
+	})
+	if useConsole {
+		hub.Register(console.New(console.Options{
+			In: std.in, Out: std.out, Name: cfg.Console.Name, Interactive: interactive,
+		}))
+		if interactive {
+			fmt.Fprintln(std.out, "Haven: an AI companion in your terminal. Type /help for commands, Ctrl-D to leave.")
+		}
+	} else {
+		if err := registerPlatforms(hub, cfg, log); err != nil {
+			return err
+		}
+	}
+	if err := hub.Run(ctx); err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	return nil
+}
+
+// registerPlatforms adds the adapter of every platform whose secrets are set.
+func registerPlatforms(hub *channels.Hub, cfg configs.Config, log *slog.Logger) error {
+	if ps := cfg.EnabledPlatforms(); len(ps) > 0 {
+		return fmt.Errorf("%s is configured, but this build of Haven has no %s adapter yet; unset its token to chat in the terminal", ps[0], ps[0])
+	}
+	return nil
+}
+
+func loadConfig(flags commonFlags, env func(string) (string, bool)) (configs.Config, error) {
+	cfg, err := configs.Load(flags.config, env)
+	if err != nil {
+		return cfg, err
+	}
+	if flags.db != "" {
+		cfg.Database.Path = flags.db
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("invalid configuration:\n%w", err)
+	}
+	return cfg, nil
+}
+
+// newLLM returns the configured model client, or nil when none is configured.
+func newLLM(cfg configs.Config) (llm.Client, error) {
+	if !cfg.LLMEnabled() {
+		return nil, nil
+	}
+	c, err := llm.NewOpenAI(llm.OpenAIConfig{
+		BaseURL: cfg.LLM.BaseURL,
+		Model:   cfg.LLM.Model,
+		APIKey:  cfg.LLM.APIKey,
+		Timeout: cfg.LLM.Timeout,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("configure llm: %w", err)
+	}
+	return c, nil
+}
+
+// newLogger builds the structured logger. In the terminal chat, logs below
+// warnings are kept out of the conversation unless debug was asked for.
+func newLogger(cfg configs.Config, w io.Writer, console bool) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.Log.Level)) // validated by cfg.Validate
+	if console && level > slog.LevelDebug && level < slog.LevelWarn {
+		level = slog.LevelWarn
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// isTerminal reports whether r is a character device (an interactive terminal).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,180 @@
+// Package core is Haven's engine. One turn runs as a small graph: a pure
+// router (route) picks the next node from the turn's state, each node does one
+// thing and returns to the router, and a step limit stops loops:
+//
+//	gateway -> crisis gate -> (crisis reply | load memory -> dispatch -> branch) -> finalize
+//
+// Engine.Handle runs one turn for one inbound message and returns the
+// outbound messages; the channels Hub delivers them.
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/memory"
+	"github.com/havenbot/haven/safety"
+)
+
+// CrisisGate assesses a message for risk. safety.Gate implements it. Assess
+// never fails: on any internal failure it returns a level no lower than its
+// deterministic floor.
+type CrisisGate interface {
+	Assess(ctx context.Context, in safety.Input) safety.Assessment
+}
+
+// Options configure an Engine. Store and Gate are required.
+type Options struct {
+	Store memory.Store
+	Gate  CrisisGate
+	// DefaultCountry is the ISO code used for crisis resources when the person
+	// has not said where they are and the locale has no region; empty means
+	// the international fallback.
+	DefaultCountry string
+	// Clock returns the current time; nil means time.Now.
+	Clock func() time.Time
+	// Logger receives structured logs; nil means slog.Default().
+	Logger *slog.Logger
+	// MaxSteps bounds the nodes one turn may visit; zero means 16.
+	MaxSteps int
+	// HistoryTurns is how many earlier user messages of the session the crisis
+	// gate reads; zero means 6.
+	HistoryTurns int
+}
+
+// Engine runs turns. It is safe for concurrent use; the Hub guarantees that
+// turns of one conversation do not run at once.
+type Engine struct {
+	store          memory.Store
+	gate           CrisisGate
+	defaultCountry string
+	now            func() time.Time
+	log            *slog.Logger
+	maxSteps       int
+	historyTurns   int
+}
+
+// New returns an Engine, or an error naming the missing option.
+func New(opts Options) (*Engine, error) {
+	if opts.Store == nil {
+		return nil, errors.New("core: Options.Store is required")
+	}
+	if opts.Gate == nil {
+		return nil, errors.New("core: Options.Gate is required")
+	}
+	e := &Engine{
+		store:          opts.Store,
+		gate:           opts.Gate,
+		defaultCountry: strings.ToUpper(opts.DefaultCountry),
+		now:            opts.Clock,
+		log:            opts.Logger,
+		maxSteps:       opts.MaxSteps,
+		historyTurns:   opts.HistoryTurns,
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.log == nil {
+		e.log = slog.Default()
+	}
+	if e.maxSteps <= 0 {
+		e.maxSteps = 16
+	}
+	if e.historyTurns <= 0 {
+		e.historyTurns = 6
+	}
+	return e, nil
+}
+
+// ErrStepLimit is returned when a turn visits more nodes than the step
+// limit allows: a routing loop.
+var ErrStepLimit = errors.New("turn exceeded its step limit")
+
+// Handle runs one turn for in and returns what to send back. It returns an
+// error only when the turn could not produce a reply; a crisis reply is
+// returned even when persisting the turn failed.
+func (e *Engine) Handle(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+	in.Text = strings.ToValidUTF8(in.Text, "\uFFFD")
+	t := &Turn{In: in, Locale: in.Locale}
+	if err := e.run(ctx, t); err != nil {
+		return nil, err
+	}
+	e.logTurn(t)
+	if t.Err != nil && len(t.Out) == 0 {
+		return nil, t.Err
+	}
+	return t.Out, nil
+}
+
+// run drives the graph until the router says end.
+func (e *Engine) run(ctx context.Context, t *Turn) error {
+	for step := 0; ; step++ {
+		n := route(t)
+		if n == NodeEnd {
+			return nil
+		}
+		if step >= e.maxSteps {
+			return fmt.Errorf("%w (%d steps, last node %s)", ErrStepLimit, step, n)
+		}
+		start := time.Now()
+		if err := e.node(ctx, n, t); err != nil {
+			return fmt.Errorf("turn node %s: %w", n, err)
+		}
+		t.Diag.Nodes = append(t.Diag.Nodes, NodeTiming{Node: n, Duration: time.Since(start)})
+	}
+}
+
+// node runs one node. A node returns an error only for a bug (the turn cannot
+// go on at all); failures the graph can route around go in t.Err.
+func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
+	switch n {
+	case NodeGateway:
+		e.gateway(ctx, t)
+	case NodeCommand:
+		e.command(ctx, t)
+	case NodeCrisisGate:
+		e.crisisGate(ctx, t)
+	case NodeCrisisLog:
+		e.crisisLog(ctx, t)
+	case NodeCrisisReply:
+		e.crisisReply(t)
+	case NodeLoadMemory:
+		e.loadMemory(ctx, t)
+	case NodeDispatch:
+		e.dispatch(t)
+	case NodeTherapeutic:
+		e.therapeutic(t)
+	case NodeFinalize:
+		e.finalize(ctx, t)
+	default:
+		return fmt.Errorf("unknown node %q", n)
+	}
+	return nil
+}
+
+func (e *Engine) logTurn(t *Turn) {
+	if !e.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	attrs := []any{
+		slog.String("platform", t.In.Platform),
+		slog.String("person", t.Person.ID),
+		slog.String("session", t.Session.ID),
+		slog.Any("path", t.Diag.Path()),
+		slog.Int("store_writes", t.Diag.StoreWrites),
+		slog.Int("runes", utf8.RuneCountInString(t.In.Text)),
+	}
+	if t.Assessment != nil {
+		attrs = append(attrs, slog.Int("level", int(t.Assessment.Level)))
+	}
+	for _, nt := range t.Diag.Nodes {
+		attrs = append(attrs, slog.Duration("ms_"+string(nt.Node), nt.Duration))
+	}
+	e.log.Debug("turn", attrs...)
+}

@@ -1,0 +1,220 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/therapy"
+	"github.com/havenbot/haven/memory"
+	"github.com/havenbot/haven/safety"
+)
+
+// gateway resolves the person and their session and parses a command.
+func (e *Engine) gateway(ctx context.Context, t *Turn) {
+	t.gatewayDone = true
+	t.Command = parseCommand(t.In.Text)
+	p, err := e.store.ResolvePerson(ctx, t.In.Platform, t.In.Author.ID, t.In.Author.Display)
+	if err != nil {
+		t.Err = fmt.Errorf("resolve person: %w", err)
+		return
+	}
+	t.Person, t.FirstContact = p, p.FirstSeen
+	s, err := e.store.OpenSession(ctx, p.ID, t.In.Conversation.ID, e.now())
+	if err != nil {
+		t.Err = fmt.Errorf("open session for person %s: %w", p.ID, err)
+		return
+	}
+	t.Session, t.Checkpoint = s, s.Checkpoint
+}
+
+// crisisGate assesses the message, with a window of the person's recent
+// messages in this session. Session risk only goes up.
+func (e *Engine) crisisGate(ctx context.Context, t *Turn) {
+	var history []string
+	if t.Err == nil {
+		entries, err := e.store.RecentEntries(ctx, t.Session.ID, 2*e.historyTurns)
+		if err != nil {
+			// The gate still runs on the message alone; the window is a help,
+			// not a precondition.
+			e.log.Warn("crisis gate: history unavailable", slog.String("session", t.Session.ID), slog.Any("err", err))
+		}
+		t.History = entries
+		for _, en := range entries {
+			if en.Role == memory.RoleUser {
+				history = append(history, en.Text)
+			}
+		}
+		if len(history) > e.historyTurns {
+			history = history[len(history)-e.historyTurns:]
+		}
+	}
+	a := e.gate.Assess(ctx, safety.Input{
+		Text:                t.In.Text,
+		History:             history,
+		AskedSafetyQuestion: t.Checkpoint.AskedSafetyQuestion,
+	})
+	t.Assessment = &a
+	if int(a.Level) > t.Checkpoint.SessionMaxRisk {
+		t.Checkpoint.SessionMaxRisk = int(a.Level)
+	}
+}
+
+// crisisLog records an assessment at level 1 or above, with no message text.
+// A failure is logged and does not stop the crisis reply.
+func (e *Engine) crisisLog(ctx context.Context, t *Turn) {
+	t.crisisLogged = true
+	a := t.Assessment
+	ev := memory.CrisisEvent{
+		PersonID:       t.Person.ID,
+		SessionID:      t.Session.ID,
+		ConversationID: t.In.Conversation.ID,
+		Platform:       t.In.Platform,
+		Level:          int(a.Level),
+		Confidence:     a.Confidence,
+		Reason:         a.Reason,
+		Path:           strings.Join(a.Path, ","),
+		Flags:          a.Flags.Names(),
+		At:             e.now(),
+	}
+	t.Diag.StoreWrites++
+	if err := e.store.LogCrisis(ctx, ev); err != nil {
+		e.log.Error("crisis log write failed", slog.String("session", t.Session.ID), slog.Int("level", ev.Level), slog.Any("err", err))
+	}
+	e.log.Info("crisis assessment", slog.String("session", t.Session.ID), slog.Int("level", ev.Level),
+		slog.String("path", ev.Path), slog.Any("flags", ev.Flags))
+}
+
+// crisisReply answers a person at level 2 or 3 (or worried about someone who
+// is) with a safe-messaging reply and resources for their country. In a
+// group or public channel the reply goes privately to the person and the
+// channel gets a short, kind note.
+func (e *Engine) crisisReply(t *Turn) {
+	t.replied = true
+	t.Branch = BranchNone
+	t.Country = e.country(t)
+	public := t.In.Conversation.Kind.Public()
+	r := safety.CrisisReply(safety.ReplyInput{
+		Assessment: *t.Assessment,
+		Country:    t.Country,
+		Public:     public,
+		Variant:    t.Checkpoint.TurnCount,
+	})
+	t.Reply, t.ReplyKind, t.AskedSafetyQuestion = r.Text, channels.OutCrisis, r.AsksSafetyQuestion
+	if public {
+		t.Out = append(t.Out, channels.Outbound{
+			Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutCrisis,
+			Private: true, Recipient: t.In.Author.ID, Text: r.Text,
+		})
+		if r.PublicNote != "" {
+			t.Out = append(t.Out, t.reply(channels.OutCrisis, r.PublicNote))
+		}
+		return
+	}
+	t.Out = append(t.Out, t.reply(channels.OutCrisis, r.Text))
+}
+
+// country picks the country for crisis resources: what the person said in
+// this message or the recent ones, then the platform locale, then the
+// configured default.
+func (e *Engine) country(t *Turn) string {
+	if c, ok := safety.DetectCountry(t.In.Text, ""); ok {
+		return c
+	}
+	for i := len(t.History) - 1; i >= 0; i-- {
+		if t.History[i].Role != memory.RoleUser {
+			continue
+		}
+		if c, ok := safety.DetectCountry(t.History[i].Text, ""); ok {
+			return c
+		}
+	}
+	if c, ok := safety.DetectCountry("", t.Locale); ok {
+		return c
+	}
+	return e.defaultCountry
+}
+
+// loadMemory fills the turn's working memory. In this version that is how to
+// address the person (in a DM only: a name is not repeated in public);
+// remembered facts and episodes join it with the memory store's retrieval.
+func (e *Engine) loadMemory(_ context.Context, t *Turn) {
+	t.MemoryLoaded = true
+	if t.In.Conversation.Kind == channels.KindDM {
+		if f := strings.Fields(t.Person.Display); len(f) > 0 {
+			t.Name = f[0]
+		}
+	}
+}
+
+// dispatch picks the branch and mode type. Every turn that is not a command
+// goes to the therapeutic branch until the task branch exists.
+func (e *Engine) dispatch(t *Turn) {
+	t.Branch = BranchTherapeutic
+	t.ModeType = ModeTypeTherapeutic
+	t.ModeSource = "default"
+}
+
+// therapeutic writes the supportive reply. At level 1 its closing question is
+// the gate's one direct safety question.
+func (e *Engine) therapeutic(t *Turn) {
+	t.replied = true
+	req := therapy.Request{
+		Text:         t.In.Text,
+		FirstContact: t.FirstContact,
+		TurnCount:    t.Checkpoint.TurnCount,
+		RecentKeys:   t.Checkpoint.LastReplyKeys,
+		Name:         t.Name,
+	}
+	if t.Assessment.NeedsClarification {
+		req.SafetyQuestion = safety.ClarifyingQuestion(t.Checkpoint.TurnCount)
+		t.AskedSafetyQuestion = true
+	}
+	r := therapy.Respond(req)
+	t.Mode, t.Modality, t.ReplyKeys = r.Mode, r.Modality, r.Keys
+	t.Reply, t.ReplyKind = r.Text, channels.OutReply
+	t.Out = append(t.Out, t.reply(channels.OutReply, r.Text))
+}
+
+// finalize appends the turn to the transcript and saves the checkpoint in
+// one transaction. Crisis turns are marked so that no memory is extracted
+// from them. A failure is logged; the reply still goes out.
+func (e *Engine) finalize(ctx context.Context, t *Turn) {
+	t.finalized = true
+	now := e.now()
+	crisis := t.ReplyKind == channels.OutCrisis
+	cp := t.Checkpoint
+	cp.TurnCount++
+	cp.AskedSafetyQuestion = t.AskedSafetyQuestion
+	if len(t.ReplyKeys) > 0 {
+		cp.LastReplyKeys = t.ReplyKeys
+	}
+	rec := memory.TurnRecord{
+		SessionID:  t.Session.ID,
+		Checkpoint: cp,
+		Entries: []memory.Entry{
+			{SessionID: t.Session.ID, Role: memory.RoleUser, Text: t.In.Text, Crisis: crisis, At: t.In.ReceivedAt},
+			{SessionID: t.Session.ID, Role: memory.RoleAssistant, Text: t.Reply, Crisis: crisis, At: now},
+		},
+	}
+	if rec.Entries[0].At.IsZero() {
+		rec.Entries[0].At = now
+	}
+	t.Diag.StoreWrites++
+	if err := e.store.CommitTurn(ctx, rec); err != nil {
+		e.log.Error("finalize: commit turn failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+		return
+	}
+	t.Checkpoint = cp
+}
+
+// reply returns an outbound answering the turn's message in its conversation.
+func (t *Turn) reply(kind channels.OutKind, text string) channels.Outbound {
+	o := channels.Outbound{Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: kind, Text: text}
+	if t.In.Conversation.Kind.Public() {
+		o.ReplyTo = t.In.MessageID
+	}
+	return o
+}

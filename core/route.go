@@ -1,0 +1,68 @@
+package core
+
+// Node names a step of the turn graph.
+type Node string
+
+// The nodes of the turn graph.
+const (
+	NodeGateway     Node = "gateway"
+	NodeCommand     Node = "command"
+	NodeCrisisGate  Node = "crisis_gate"
+	NodeCrisisLog   Node = "crisis_log"
+	NodeCrisisReply Node = "crisis_reply"
+	NodeLoadMemory  Node = "load_memory"
+	NodeDispatch    Node = "dispatch"
+	NodeTherapeutic Node = "therapeutic"
+	NodeFinalize    Node = "finalize"
+	// NodeEnd is not a node: it ends the turn.
+	NodeEnd Node = "end"
+)
+
+// route decides the next node from the turn's state alone. It is the one
+// place where flow is decided:
+//
+//	gateway ─┬─ pure command ───────────────────────────────────────────────── end
+//	         └─ crisis gate ─ (log if level ≥ 1) ─┬─ crisis reply ─────────────── finalize ─ end
+//	                                              ├─ command (with words after it) ─────── end
+//	                                              └─ load memory ─ dispatch ─ therapeutic ─ finalize ─ end
+//
+// Only a pure command (a known command with nothing after it) skips the
+// crisis gate: "/help I want to die" and "/kms" are read by the gate first.
+// A gateway failure (t.Err) skips everything but the crisis gate and the
+// crisis reply: a person in danger is answered even when the store is down.
+func route(t *Turn) Node {
+	cmd := t.Command != nil
+	switch {
+	case !t.gatewayDone:
+		return NodeGateway
+	case cmd && t.Command.Pure() && t.Err == nil && !t.commandDone:
+		return NodeCommand
+	case cmd && t.Command.Pure():
+		return NodeEnd
+	case t.Assessment == nil:
+		return NodeCrisisGate
+	case t.Assessment.Level >= 1 && !t.crisisLogged && t.Err == nil:
+		return NodeCrisisLog
+	case t.Assessment.NeedsCrisisResponse:
+		if !t.replied {
+			return NodeCrisisReply
+		}
+	case t.Err != nil:
+		return NodeEnd
+	case cmd:
+		if !t.commandDone {
+			return NodeCommand
+		}
+		return NodeEnd
+	case !t.MemoryLoaded:
+		return NodeLoadMemory
+	case t.Branch == BranchNone:
+		return NodeDispatch
+	case t.Branch == BranchTherapeutic && !t.replied:
+		return NodeTherapeutic
+	}
+	if t.Err == nil && !t.finalized {
+		return NodeFinalize
+	}
+	return NodeEnd
+}

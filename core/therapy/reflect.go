@@ -1,0 +1,78 @@
+package therapy
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// reflector turns a person's first-person statement into a second-person
+// reflection that keeps their own words: "I have been so stressed about
+// work" becomes "you've been so stressed about work".
+
+// selfStatement finds the part of a message where the person speaks about
+// themselves: what follows "I feel", "I'm", "I've been" and the like, up to
+// the end of the clause.
+var selfStatement = regexp.MustCompile(`(?i)\b(i(?:['’](?:m|ve\s+been)|\s+(?:have\s+been|am|feel|felt|keep|can't|cannot|can’t|don't|don’t|just|really|was|had|think|wish|need|want|miss|hate|lost|got))\b[^.!?\n;]*)`)
+
+// pronouns maps first-person words to second-person ones. Keys are lower case.
+var pronouns = map[string]string{
+	"i": "you", "i'm": "you're", "i’m": "you’re", "im": "you're", "i've": "you've", "i’ve": "you’ve",
+	"ive": "you've", "i'd": "you'd", "i’d": "you’d", "i'll": "you'll", "i’ll": "you’ll",
+	"me": "you", "my": "your", "mine": "yours", "myself": "yourself", "am": "are",
+	"was": "were", "we": "you", "our": "your", "ours": "yours", "us": "you",
+	"you": "I", "your": "my", "yours": "mine", "yourself": "myself",
+}
+
+// reflect returns the person's self-statement in the second person, or ""
+// when the message holds none worth reflecting (too short or too long).
+func reflect(text string) string {
+	m := selfStatement.FindString(text)
+	if m == "" {
+		return ""
+	}
+	words := strings.Fields(m)
+	if len(words) < 3 || len(words) > 24 {
+		return ""
+	}
+	// "I have been" reads better as "you've been".
+	if strings.EqualFold(words[0], "i") && strings.EqualFold(words[1], "have") && strings.EqualFold(words[2], "been") {
+		words = append([]string{"you've", "been"}, words[3:]...)
+	}
+	for i, w := range words {
+		core, tail := splitTrailingPunct(w)
+		lw := strings.ToLower(core)
+		if r, ok := pronouns[lw]; ok {
+			if lw == "you" && i > 0 && isPreposition(words[i-1]) {
+				r = "me"
+			}
+			words[i] = r + tail
+		}
+	}
+	out := strings.Join(words, " ")
+	return strings.TrimRightFunc(out, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
+}
+
+func splitTrailingPunct(w string) (string, string) {
+	i := len(w)
+	for i > 0 && strings.ContainsRune(",:)\"", rune(w[i-1])) {
+		i--
+	}
+	return w[:i], w[i:]
+}
+
+func isPreposition(w string) bool {
+	switch strings.ToLower(w) {
+	case "to", "with", "for", "at", "about", "from", "of", "like":
+		return true
+	}
+	return false
+}
+
+// capitalize upper-cases the first letter of s.
+func capitalize(s string) string {
+	for i, r := range s {
+		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
+	}
+	return s
+}

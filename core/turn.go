@@ -1,0 +1,108 @@
+package core
+
+import (
+	"time"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/therapy"
+	"github.com/havenbot/haven/memory"
+	"github.com/havenbot/haven/safety"
+)
+
+// Branch is the part of the graph a turn takes after the crisis gate.
+type Branch string
+
+// The branches.
+const (
+	BranchNone        Branch = ""
+	BranchTherapeutic Branch = "therapeutic"
+)
+
+// ModeType is the kind of help a turn gives.
+type ModeType string
+
+// The mode types.
+const (
+	ModeTypeTherapeutic ModeType = "therapeutic"
+	ModeTypeOperational ModeType = "operational"
+)
+
+// Turn is the state of one turn as it flows through the graph. Field groups
+// follow DESIGN.md: input (this turn), session (persisted in the checkpoint),
+// loaded (this turn, from the store), decided (this turn), output (this
+// turn) and diagnostics (this turn, logged).
+type Turn struct {
+	// --- input: this turn
+	In      channels.Inbound
+	Person  memory.Person
+	Session memory.Session
+	Locale  string
+	// FirstContact is true when Haven meets this person for the first time.
+	FirstContact bool
+
+	// --- session: persisted (checkpoint)
+	Checkpoint memory.Checkpoint
+
+	// --- loaded: this turn, from the store
+	// History is the person's recent messages in this session, oldest first.
+	History []memory.Entry
+	// MemoryLoaded is set once working memory has been loaded.
+	MemoryLoaded bool
+	// Name is how to address the person, empty for no name.
+	Name string
+
+	// --- decided: this turn
+	Command    *Command
+	Assessment *safety.Assessment
+	Branch     Branch
+	Mode       therapy.Mode
+	ModeSource string
+	ModeType   ModeType
+	Modality   therapy.Modality
+	// Country is the ISO country code crisis resources are chosen for.
+	Country string
+
+	// --- output: this turn
+	Reply     string
+	ReplyKind channels.OutKind
+	ReplyKeys []string
+	// AskedSafetyQuestion is true when this turn's reply asks a safety question.
+	AskedSafetyQuestion bool
+	Out                 []channels.Outbound
+
+	// --- control: where the turn is in the graph
+	gatewayDone  bool
+	commandDone  bool
+	crisisLogged bool
+	replied      bool
+	finalized    bool
+	// Err is a failure that stops the ordinary path. The crisis gate still
+	// runs after it, so a broken store never silences a crisis reply.
+	Err error
+
+	// --- diagnostics: this turn, logged
+	Diag Diagnostics
+}
+
+// Diagnostics is what a turn measured about itself.
+type Diagnostics struct {
+	Nodes       []NodeTiming
+	StoreWrites int
+	LLMCalls    int
+	Tokens      int
+}
+
+// NodeTiming is the time one node took.
+type NodeTiming struct {
+	Node     Node
+	Duration time.Duration
+}
+
+// Path returns the node names the turn visited, in order.
+func (d Diagnostics) Path() []string {
+	p := make([]string, len(d.Nodes))
+	for i, n := range d.Nodes {
+		p[i] = string(n.Node)
+	}
+	return p
+}

@@ -1,0 +1,393 @@
+package safety
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Floor is the deterministic crisis assessor: normalization, rules and
+// modifiers, no model and no I/O. It is safe for concurrent use and takes
+// microseconds per message.
+type Floor struct {
+	rules []rule
+	lex   *lexicon
+}
+
+// NewFloor returns the floor with the built-in rules.
+func NewFloor() *Floor {
+	return &Floor{rules: compiledRules, lex: defaultLexicon}
+}
+
+// Words that modifiers look for; they are also lexicon words.
+var modifierWords = []string{
+	"never not dont wont wouldnt no longer didnt cant couldnt nor neither without",
+	"used to when i was years ago in the past back then as a kid teen teenager child younger ago once formerly previously",
+	"better place now doing better im ok now okay fine recovered recovery clean sober glad alive still here no longer anymore",
+	"lol lmao lmfao haha hahaha rofl jk joking kidding xd hehe",
+	"if unless when whenever",
+	"said says told texted messaged posted wrote asked",
+	"yes yeah yep yea sometimes maybe kind of sort of think so",
+	"no nope nah not really im safe im fine all good promise",
+	"character story novel fiction book movie song lyrics game essay research paper article",
+}
+
+var (
+	negators  = map[string]bool{"never": true, "not": true, "dont": true, "wont": true, "wouldnt": true, "didnt": true, "nor": true, "neither": true, "no": true, "doesnt": true, "isnt": true, "arent": true, "shouldnt": true}
+	firstPers = map[string]bool{"i": true, "im": true, "ive": true, "ill": true, "id": true, "me": true, "my": true, "myself": true}
+	laughToks = map[string]bool{"lol": true, "lmao": true, "lmfao": true, "haha": true, "hahaha": true, "rofl": true, "jk": true, "xd": true, "hehe": true, "lolol": true, "kidding": true, "joking": true}
+)
+
+var (
+	// pastRe marks a clause as about the past.
+	pastRe = regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at (?:age )?\d+|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`)
+	// recoveryRe marks a text that says the person is past it now.
+	recoveryRe = regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression))\b`)
+	// reportRe marks reported speech of someone else in a clause.
+	reportRe = regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`)
+	// fictionRe marks a clause about a story or a character.
+	fictionRe = regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|story|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`)
+	// topicRe marks a question about the topic rather than the self.
+	topicRe = regexp.MustCompile(`^(?:what|how many|why|is it true|statistics|facts|define|definition|explain|tell me about|research)\b`)
+	// accidentRe marks an accidental injury ("cut myself cooking").
+	accidentRe = regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed)\b`)
+	// conditionalRe marks hypothetical or conditional framing ("if i fail
+	// ill kill myself").
+	conditionalRe = regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`)
+	// idiomRe are figures of speech that use risk words.
+	idiomRe = regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`)
+	// affirmRe / denyRe read short answers to a safety question.
+	affirmRe = regexp.MustCompile(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)
+	denyRe   = regexp.MustCompile(`^(?:no|nope|nah|no no|not at all|no way|definitely not|absolutely not|of course not|god no|hell no|no im not|no i am not|im not|i am not|no i dont|no i wouldnt|no never|never|im safe|i am safe|im not suicidal|no im safe|no im fine|im fine|im okay|im ok|i would never|no thats not it|no its not like that|no not like that|not like that|nothing like that)(?: \.)?(?: (?:im|i am|i was|i just|just|i only|i meant|i mean|thanks|thank you|honestly|really|dont worry|promise|i promise|i swear|its fine|it was|that was|its just|i was just|was)\b[a-z0-9 .]{0,80})?$`)
+)
+
+// match is one rule hit after modifiers.
+type match struct {
+	rule  *rule
+	level Level
+	conf  float64
+	note  string
+}
+
+// Assess assesses one message with its recent history.
+func (f *Floor) Assess(in Input) Assessment {
+	canon := normalize(in.Text, f.lex)
+	cur := f.scan(canon)
+
+	a := Assessment{Path: []string{"floor"}}
+	best := cur.best()
+
+	// Denial or affirmation after a direct safety question.
+	if in.AskedSafetyQuestion {
+		switch {
+		case best.level < 2 && denyRe.MatchString(canon):
+			a.Level = 0
+			a.Confidence = 0.75
+			a.Reason = "clear denial after a safety question"
+			a.Path = append(a.Path, "denial_after_question")
+			a.Flags = cur.flags
+			return a.Finish()
+		case best.level < 2 && affirmRe.MatchString(canon) && !denyRe.MatchString(canon):
+			best = match{level: 2, conf: 0.75, note: "affirmed after a safety question"}
+			cur.path = append(cur.path, "affirm_after_question")
+		}
+	}
+
+	a.Level = best.level
+	a.Confidence = best.conf
+	a.Reason = best.note
+	a.Flags = cur.flags
+	a.Path = append(a.Path, cur.path...)
+
+	// Window: risk spread over the last few messages.
+	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(canon)) {
+		w := f.window(in.History, canon, cur)
+		if w.level > a.Level {
+			a.Level = w.level
+			a.Confidence = w.conf
+			a.Reason = w.note
+			a.Path = append(a.Path, "window")
+		}
+	}
+
+	if a.Level == 0 && a.Reason == "" {
+		a.Reason = "no risk signal"
+		if a.Flags.ThirdParty {
+			a.Reason = "someone else may be at risk"
+		}
+		if a.Confidence == 0 {
+			a.Confidence = 0.8
+		}
+	}
+	return a.Finish()
+}
+
+// scanResult is what the rules found in one canonical text.
+type scanResult struct {
+	matches []match
+	flags   Flags
+	path    []string
+	// context signals for the window
+	suicideTalk, timing, prep bool
+}
+
+func (s scanResult) best() match {
+	var b match
+	for _, m := range s.matches {
+		if m.level > b.level || (m.level == b.level && m.conf > b.conf) {
+			b = m
+		}
+	}
+	return b
+}
+
+var (
+	suicideTalkRe = regexp.MustCompile(`\b(?:suicid\w*|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`)
+	timingRe      = regexp.MustCompile(`\b(?:tonight|today|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`)
+	prepRe        = regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`)
+)
+
+// scan runs every rule over canon and applies the modifiers.
+func (f *Floor) scan(canon string) scanResult {
+	var res scanResult
+	if canon == "" {
+		return res
+	}
+	clauses := clauseBounds(canon)
+	recovered := recoveryRe.MatchString(canon)
+	for i := range f.rules {
+		r := &f.rules[i]
+		locs := r.re.FindAllStringIndex(canon, -1)
+		for _, loc := range locs {
+			cs, ce := clauseOf(canon, clauses, loc[0])
+			clause := canon[cs:ce]
+			prefix := canon[cs:loc[0]]
+			switch r.kind {
+			case kindThird:
+				res.flags.ThirdParty = true
+				res.path = appendOnce(res.path, "rule:"+r.id)
+				continue
+			case kindHarmOthers:
+				if !negatedBefore(prefix) {
+					res.flags.HarmToOthers = true
+					res.path = appendOnce(res.path, "rule:"+r.id)
+				}
+				continue
+			case kindAbuse:
+				if !negatedBefore(prefix) {
+					res.flags.AbuseOrDanger = true
+					res.path = appendOnce(res.path, "rule:"+r.id)
+				}
+				continue
+			}
+			m := match{rule: r, level: r.level, conf: r.conf, note: ruleNote(r)}
+			mod := ""
+			switch {
+			case idiomRe.MatchString(canon[loc[0]:min(len(canon), loc[1]+24)]) && r.weak:
+				m.level, mod = 0, "idiom"
+			case !r.noNegate && negatedBefore(prefix):
+				m.level, mod = 0, "negated"
+				if strings.HasSuffix(strings.TrimSpace(prefix), "dont") || strings.HasSuffix(strings.TrimSpace(prefix), "dont really") {
+					// "I don't want to kill myself, but..." is ambivalence.
+					m.level = min(m.level+1, r.level)
+				}
+			case thirdPartySubject(prefix) || reportRe.MatchString(prefix):
+				m.level, mod = 0, "third_party"
+				res.flags.ThirdParty = true
+			case fictionRe.MatchString(clause) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
+				m.level, mod = min(m.level, 1), "fiction"
+			case r.selfInjury && accidentRe.MatchString(clause):
+				m.level, mod = 0, "accident"
+			case pastRe.MatchString(clause) && recovered:
+				m.level, mod = 0, "past_recovered"
+			case pastRe.MatchString(clause):
+				if m.level == 3 {
+					m.level = 2
+				} else if r.id != "ideation.selfkill" && !r.selfInjury {
+					m.level = max(1, m.level-1)
+				}
+				mod = "past"
+			case r.weak && hasLaugh(clause):
+				m.level, mod = min(m.level, 1), "laughter"
+			case m.level == 3 && conditionalRe.MatchString(prefix) && !strings.Contains(r.id, "attempt") && !strings.HasPrefix(r.id, "prep"):
+				m.level, mod = 2, "conditional"
+			}
+			if r.selfInjury && m.level >= 2 {
+				res.flags.SelfInjury = true
+			}
+			if mod != "" {
+				m.conf *= 0.9
+				m.note += " (" + mod + ")"
+				res.path = appendOnce(res.path, "rule:"+r.id+"/"+mod)
+			} else {
+				res.path = appendOnce(res.path, "rule:"+r.id)
+			}
+			res.matches = append(res.matches, m)
+		}
+	}
+	res.suicideTalk = suicideTalkRe.MatchString(canon)
+	res.timing = timingRe.MatchString(canon)
+	res.prep = prepRe.MatchString(canon)
+	// Combinations within one message.
+	b := res.best()
+	if b.level >= 2 && (res.timing || res.prep) && b.level < 3 && !pastOnly(res) {
+		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
+		res.path = append(res.path, "combine:ideation+timing_or_prep")
+	}
+	if b.level == 1 && res.prep && res.suicideTalk {
+		res.matches = append(res.matches, match{level: 2, conf: 0.7, note: "warning signs with preparation"})
+		res.path = append(res.path, "combine:warning+prep")
+	}
+	return res
+}
+
+// pastOnly reports whether every risk match was read as past.
+func pastOnly(res scanResult) bool {
+	for _, m := range res.matches {
+		if m.level >= 2 && !strings.Contains(m.note, "(past") {
+			return false
+		}
+	}
+	return true
+}
+
+// window reads the current message together with the recent history so
+// that risk spread over several messages is seen.
+func (f *Floor) window(history []string, canon string, cur scanResult) match {
+	const maxTurns = 4
+	if len(history) > maxTurns {
+		history = history[len(history)-maxTurns:]
+	}
+	var best match
+	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
+	for _, h := range history {
+		hs := f.scan(normalize(h, f.lex))
+		hb := hs.best()
+		if hb.level >= 2 {
+			anyIdeation = true
+		}
+		anyTalk = anyTalk || hs.suicideTalk
+		anyTiming = anyTiming || hs.timing
+		anyPrep = anyPrep || hs.prep
+	}
+	cb := cur.best()
+	switch {
+	case (anyIdeation || cb.level >= 2) && (cur.timing || cur.prep) && (anyTiming || anyPrep):
+		best = match{level: 3, conf: 0.75, note: "ideation earlier, timing or preparation now"}
+	case anyIdeation && (cur.timing || cur.prep):
+		best = match{level: 3, conf: 0.75, note: "ideation earlier, timing or preparation now"}
+	case cb.level == 1 && anyIdeation:
+		best = match{level: 2, conf: 0.7, note: "warning signs after ideation earlier"}
+	case cb.level == 1 && anyTalk && (anyPrep || anyTiming):
+		best = match{level: 2, conf: 0.65, note: "warning signs with preparation over several messages"}
+	}
+	return best
+}
+
+// clauseBounds returns the start offsets of the sentences of canon.
+func clauseBounds(canon string) []int {
+	b := []int{0}
+	for i := 0; i+2 < len(canon); i++ {
+		if canon[i] == ' ' && canon[i+1] == '.' && canon[i+2] == ' ' {
+			b = append(b, i+3)
+		}
+	}
+	return b
+}
+
+// clauseOf returns the sentence [start, end) containing offset off; a
+// sentence also ends at "but" (what follows "but" often turns it around).
+func clauseOf(canon string, bounds []int, off int) (int, int) {
+	start, end := 0, len(canon)
+	for _, b := range bounds {
+		if b <= off {
+			start = b
+		} else {
+			end = b - 3
+			break
+		}
+	}
+	if k := strings.LastIndex(canon[start:off], " but "); k >= 0 {
+		start += k + 5
+	}
+	return start, end
+}
+
+func negatedBefore(prefix string) bool {
+	toks := strings.Fields(prefix)
+	n := len(toks)
+	for k := n - 1; k >= 0 && k >= n-3; k-- {
+		t := toks[k]
+		if negators[t] {
+			// "not only", "not sure if", "dont know if", "cant" are not
+			// negations of what follows.
+			if k+1 < n && (toks[k+1] == "only" || toks[k+1] == "sure" || toks[k+1] == "know" || toks[k+1] == "even" || toks[k+1] == "care") {
+				continue
+			}
+			return true
+		}
+		if t == "longer" && k > 0 && toks[k-1] == "no" {
+			return true
+		}
+	}
+	return false
+}
+
+// thirdPartySubject reports whether the nearest subject before a match is
+// someone other than the writer.
+func thirdPartySubject(prefix string) bool {
+	toks := strings.Fields(prefix)
+	for k := len(toks) - 1; k >= 0 && k >= len(toks)-6; k-- {
+		t := toks[k]
+		if firstPers[t] {
+			return false
+		}
+		switch t {
+		case "he", "she", "they", "hes", "shes", "theyre", "him", "her", "them", "his", "their":
+			return true
+		}
+	}
+	return false
+}
+
+func hasLaugh(clause string) bool {
+	for _, t := range strings.Fields(clause) {
+		if laughToks[t] {
+			return true
+		}
+		if len(t) >= 4 && (strings.HasPrefix(t, "haha") || strings.HasPrefix(t, "lmao") || strings.HasPrefix(t, "lol")) {
+			return true
+		}
+	}
+	return false
+}
+
+func appendOnce(p []string, s string) []string {
+	for _, x := range p {
+		if x == s {
+			return p
+		}
+	}
+	return append(p, s)
+}
+
+// ruleNote is the text-free reason for a rule's level.
+func ruleNote(r *rule) string {
+	fam, _, _ := strings.Cut(r.id, ".")
+	switch fam {
+	case "intent":
+		return "intent or plan, first person"
+	case "prep":
+		return "preparation"
+	case "attempt":
+		return "attempt"
+	case "goodbye":
+		return "goodbye or finality"
+	case "ideation":
+		return "wish to be dead or suicidal thoughts, first person"
+	case "selfharm":
+		return "self-injury"
+	case "warn":
+		return "warning signs without ideation"
+	}
+	return r.id
+}

@@ -1,0 +1,181 @@
+package safety
+
+import (
+	"strings"
+)
+
+// lexicon is the set of words the normalizer may repair a token into: the
+// words of the rule patterns plus common English words, so that a repair
+// never turns an ordinary word into a risk word by accident.
+type lexicon struct {
+	words map[string]bool
+	// risk holds only the pattern words; censored tokens (su*cide) are
+	// matched against these.
+	risk []string
+}
+
+// commonWords are frequent English words (and chat forms) that are kept as
+// they are and used to split letters that were spaced apart.
+const commonWords = `a i am an and are as at be been being but by can could did do does doing done
+for from had has have having he her here hers him his how if in into is it its just like me more most
+my no nor not now of off on once only or other our out over own same she should so some such than that
+the their them then there these they this those through to too under until up very was we were what
+when where which while who whom why will with would you your yours yourself yourselves myself
+everyone everybody anyone anybody someone somebody nobody no one nothing something anything everything
+all any both each few many much every again always never ever still already yet soon later today
+tonight tomorrow yesterday week weekend month year years day days night morning time times life live
+lives living alive dead death die died dies dying kill killed killing kills self harm hurt cut cutting
+want wanted wants wish wished hope think thought thinking feel feeling feels felt know knew go going
+gone get got make made take took give gave see saw say said tell told come came leave left work
+good bad better best worse worst happy sad tired sick help please sorry thanks thank okay ok fine
+really so just even also too well back away down off again pain end ending ended over done
+bye goodbye hello hi hey love hate friend friends family mom dad mother father brother sister son
+daughter wife husband partner boyfriend girlfriend kid kids child children people person man woman
+school exam test job boss class home house room car phone game games movie music book books
+sleep sleeping asleep wake waking woke bed food eat eating water drink drinking pills pill rope gun
+knife bridge blade cuts scars scar note letter plan plans planned planning ready decided decide
+suicide suicidal myself yourself himself herself themselves ourselves`
+
+// newLexicon builds a lexicon from the pattern words and the common words.
+func newLexicon(patternWords []string) *lexicon {
+	l := &lexicon{words: map[string]bool{}}
+	for _, w := range strings.Fields(commonWords) {
+		l.words[w] = true
+	}
+	seen := map[string]bool{}
+	for _, w := range patternWords {
+		if len(w) < 2 {
+			continue
+		}
+		l.words[w] = true
+		if !seen[w] {
+			seen[w] = true
+			l.risk = append(l.risk, w)
+		}
+	}
+	return l
+}
+
+func (l *lexicon) has(w string) bool { return l.words[w] }
+
+// wildcard matches a censored token such as "su*cide" or "k*ll" (each run of
+// '*' stands for one or two letters) against the risk words; it succeeds
+// only when exactly one word fits.
+func (l *lexicon) wildcard(t string) (string, bool) {
+	found := ""
+	for _, w := range l.risk {
+		if wildMatch(t, w) {
+			if found != "" && found != w {
+				return "", false
+			}
+			found = w
+		}
+	}
+	return found, found != ""
+}
+
+func wildMatch(p, w string) bool {
+	if p == "" {
+		return w == ""
+	}
+	if p[0] == '*' {
+		rest := strings.TrimLeft(p, "*")
+		for n := 1; n <= 2 && n <= len(w); n++ {
+			if wildMatch(rest, w[n:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if w == "" || p[0] != w[0] {
+		return false
+	}
+	return wildMatch(p[1:], w[1:])
+}
+
+// squeeze undoes stretched letters (diiieee, kiiilll, sleeeep): each run of
+// a repeated letter becomes one or two letters, and the first combination
+// that is a lexicon word wins.
+func (l *lexicon) squeeze(t string) (string, bool) {
+	type run struct {
+		c byte
+		n int
+	}
+	var runs []run
+	repeated := 0
+	for i := 0; i < len(t); {
+		j := i
+		for j < len(t) && t[j] == t[i] {
+			j++
+		}
+		runs = append(runs, run{t[i], j - i})
+		if j-i >= 2 {
+			repeated++
+		}
+		i = j
+	}
+	if repeated == 0 || repeated > 6 {
+		return "", false
+	}
+	var b []byte
+	for mask := 0; mask < 1<<repeated; mask++ {
+		b = b[:0]
+		k := 0
+		for _, r := range runs {
+			if r.n >= 2 {
+				b = append(b, r.c)
+				if mask&(1<<k) != 0 {
+					b = append(b, r.c)
+				}
+				k++
+			} else {
+				b = append(b, r.c)
+			}
+		}
+		if l.words[string(b)] {
+			return string(b), true
+		}
+	}
+	return "", false
+}
+
+// segment splits a run of letters (from spaced-out letters) into lexicon
+// words, fewest words first. Single letters count only as "i" and "a".
+func (l *lexicon) segment(s string) ([]string, bool) {
+	if len(s) > 64 {
+		return nil, false
+	}
+	const inf = 1 << 30
+	best := make([]int, len(s)+1)
+	from := make([]int, len(s)+1)
+	for i := 1; i <= len(s); i++ {
+		best[i] = inf
+		for j := max(0, i-14); j < i; j++ {
+			if best[j] == inf {
+				continue
+			}
+			w := s[j:i]
+			if len(w) == 1 && w != "i" && w != "a" {
+				continue
+			}
+			if !l.words[w] {
+				continue
+			}
+			if best[j]+1 < best[i] {
+				best[i] = best[j] + 1
+				from[i] = j
+			}
+		}
+	}
+	if best[len(s)] == inf {
+		return nil, false
+	}
+	var words []string
+	for i := len(s); i > 0; i = from[i] {
+		words = append(words, s[from[i]:i])
+	}
+	for a, b := 0, len(words)-1; a < b; a, b = a+1, b-1 {
+		words[a], words[b] = words[b], words[a]
+	}
+	return words, true
+}

@@ -1,0 +1,137 @@
+package safety
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// forbidden are phrases no crisis reply may contain.
+var forbidden = regexp.MustCompile(`(?i)\b(?:promise me|committed suicide|commit suicide|successful (?:suicide|attempt)|failed attempt|i am (?:a )?human|i'm (?:a )?human|i am a (?:real )?person|i'm a (?:real )?person|i (?:have |'ve )?(?:called|contacted|alerted|notified|sent) (?:911|999|112|emergency|the police|an ambulance|someone|help)|don't do anything stupid|everything will be (?:ok|okay|fine)|pills?|overdose|hang|noose|rope|gun|firearm|bridge|jump|blade|razor|wrists?|dose|lethal|poison|bleach|tylenol|paracetamol)\b`)
+
+var digitsRe = regexp.MustCompile(`\d[\d -]*\d|\d`)
+
+// checkReplyRules applies the safe-messaging rules to one composed reply.
+func checkReplyRules(t *testing.T, label, text, country string, d *Directory) {
+	t.Helper()
+	if m := forbidden.FindString(text); m != "" {
+		t.Errorf("%s: forbidden phrase %q", label, m)
+	}
+	if n := strings.Count(text, "?"); n > 1 {
+		t.Errorf("%s: %d question marks", label, n)
+	}
+	allowed := ""
+	for _, r := range d.Lookup(country) {
+		allowed += " " + r.Contact + " " + r.Phone + " " + r.SMS + " " + r.Hours
+	}
+	for _, r := range d.Lookup(InternationalCode) {
+		allowed += " " + r.Contact + " " + r.Hours
+	}
+	for _, num := range digitsRe.FindAllString(text, -1) {
+		num = strings.TrimSpace(num)
+		if !strings.Contains(allowed, num) {
+			t.Errorf("%s: number %q is not from the directory for %q", label, num, country)
+		}
+	}
+}
+
+func TestCrisisRepliesFollowSafeMessagingRules(t *testing.T) {
+	d := DefaultDirectory()
+	assessments := map[string]Assessment{
+		"imminent":    {Level: 3},
+		"ideation":    {Level: 2, Reason: "wish to be dead or suicidal thoughts, first person"},
+		"self-injury": {Level: 2, Reason: "self-injury", Flags: Flags{SelfInjury: true}},
+		"third party": {Level: 0, Flags: Flags{ThirdParty: true}},
+	}
+	countries := append(d.Countries(), "", "ZZ")
+	for name, a := range assessments {
+		seen := map[string]bool{}
+		for _, c := range countries {
+			for v := 0; v < 6; v++ {
+				for _, public := range []bool{false, true} {
+					r := CrisisReply(ReplyInput{Assessment: a.Finish(), Country: c, Variant: v, Public: public})
+					label := name + "/" + c
+					checkReplyRules(t, label, r.Text, c, d)
+					if public && r.PublicNote == "" {
+						t.Errorf("%s: public reply has no public note", label)
+					}
+					if !public && r.PublicNote != "" {
+						t.Errorf("%s: private reply has a public note", label)
+					}
+					if public {
+						checkReplyRules(t, label+" public note", r.PublicNote, c, d)
+					}
+					if r.AsksQuestion != strings.Contains(r.Text, "?") {
+						t.Errorf("%s: AsksQuestion=%v but text question marks=%d", label, r.AsksQuestion, strings.Count(r.Text, "?"))
+					}
+					seen[r.Text] = true
+				}
+			}
+		}
+		if len(seen) < 3 {
+			t.Errorf("%s: only %d distinct phrasings", name, len(seen))
+		}
+	}
+}
+
+func TestEveryTemplateFollowsRules(t *testing.T) {
+	d := DefaultDirectory()
+	groups := [][]string{ackImminent, ackIdeation, ackSelfInjury, ackThird, emergencyStep, emergencyStepNoNumber,
+		personStep, meansStep, resourceLead, ideationStep, selfInjuryStep, thirdSteps, thirdEmergency, thirdEmergencyNoNumber,
+		aiNote, questionImminent, questionIdeation, questionSelfInjury, questionThird, safetyPlanOffer, publicNotes,
+		clarifyingQuestions, {locationHint}}
+	for gi, g := range groups {
+		for i, tpl := range g {
+			checkReplyRules(t, "template", strings.ReplaceAll(tpl, "{emergency}", ""), "", d)
+			if digitsRe.MatchString(tpl) {
+				t.Errorf("group %d template %d: contains a number; numbers come only from the directory", gi, i)
+			}
+		}
+	}
+}
+
+func TestLevel3ReplyPutsEmergencyPersonAndMeansFirst(t *testing.T) {
+	r := CrisisReply(ReplyInput{Assessment: Assessment{Level: 3}.Finish(), Country: "GB"})
+	i999 := strings.Index(r.Text, "999")
+	iLine := strings.Index(r.Text, "116 123")
+	if i999 < 0 || iLine < 0 || i999 > iLine {
+		t.Errorf("emergency number must come before the helpline: %q", r.Text)
+	}
+	if !strings.Contains(r.Text, "distance") || !strings.Contains(strings.ToLower(r.Text), "someone") {
+		t.Errorf("level 3 reply lacks distance from means or a person nearby")
+	}
+	if !r.AsksSafetyQuestion {
+		t.Errorf("level 3 reply should ask a safety question")
+	}
+}
+
+func TestReplyWithUnknownCountryHasLocationFreeFallback(t *testing.T) {
+	r := CrisisReply(ReplyInput{Assessment: Assessment{Level: 2}.Finish()})
+	if !strings.Contains(r.Text, "local emergency number") || !strings.Contains(r.Text, "findahelpline") {
+		t.Errorf("no location-free fallback: %q", r.Text)
+	}
+}
+
+func TestClarifyingQuestionIsOneDirectQuestion(t *testing.T) {
+	seen := map[string]bool{}
+	for v := 0; v < 8; v++ {
+		q := ClarifyingQuestion(v)
+		seen[q] = true
+		if strings.Count(q, "?") != 1 {
+			t.Errorf("variant %d: want exactly one question: %q", v, q)
+		}
+		if digitsRe.MatchString(q) || strings.Contains(strings.ToLower(q), "helpline") || strings.Contains(strings.ToLower(q), "call") {
+			t.Errorf("variant %d: a clarifying question carries no hotline: %q", v, q)
+		}
+		lq := strings.ToLower(q)
+		if !strings.Contains(lq, "suicide") && !strings.Contains(lq, "ending your life") && !strings.Contains(lq, "killing yourself") {
+			t.Errorf("variant %d: not a direct question about suicide: %q", v, q)
+		}
+		if strings.Contains(lq, "you're not") || strings.Contains(lq, "are you?") {
+			t.Errorf("variant %d: leading question: %q", v, q)
+		}
+	}
+	if len(seen) < 3 {
+		t.Errorf("only %d phrasings", len(seen))
+	}
+}

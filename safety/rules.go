@@ -1,0 +1,249 @@
+package safety
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// ruleKind says how a match is read.
+type ruleKind int
+
+const (
+	// kindRisk: a first-person risk statement at the rule's level.
+	kindRisk ruleKind = iota
+	// kindThird: someone else is at risk (third_party flag, no level).
+	kindThird
+	// kindHarmOthers: the person speaks of hurting someone else.
+	kindHarmOthers
+	// kindAbuse: the person is being hurt.
+	kindAbuse
+)
+
+// rule is one pattern of the floor.
+type rule struct {
+	id    string
+	level Level
+	kind  ruleKind
+	src   string
+	// conf is the confidence of a clean match.
+	conf float64
+	// weak marks phrases that are also common hyperbole ("kill me", "want
+	// to die"): laughter in the clause lowers them to level 1.
+	weak bool
+	// noNegate marks patterns whose negation is part of the meaning (such
+	// as "dont want to live").
+	noNegate bool
+	// selfInjury sets the self_injury flag.
+	selfInjury bool
+	re         *regexp.Regexp
+}
+
+// Pattern macros, expanded before compiling. Every pattern works on the
+// canonical form (see normalize.go): lowercase, no apostrophes, "im", "ive",
+// "ill", "id", "dont", "cant", "want to", "going to".
+var macros = strings.NewReplacer(
+	// up to three filler words
+	"{gap}", `(?:[a-z0-9]+ ){0,3}`,
+	"{gap1}", `(?:[a-z0-9]+ )?`,
+	"{gap5}", `(?:[a-z0-9]+ ){0,5}`,
+	"{adv}", `(?:(?:really|just|so|honestly|seriously|actually|literally|truly|genuinely|sometimes|often|always|still|kinda|kind of|sort of|almost|pretty|very|fucking|fuckin|fkn|lowkey|low key|totally|definitely|probably|constantly|again|badly|desperately|even|simply|only|finally|all|now|also|ever|already|more and more|lately|recently|every day|everyday|secretly) ){0,3}`,
+	// reflexive self-killing phrases (first person by construction)
+	"{selfkill}", `(?:kill(?:ing|ed)? myself|end(?:ing|ed)? (?:my (?:own )?life|my existence|my suffering(?: for good)?)|tak(?:e|ing) my (?:own )?life|took my (?:own )?life|commit(?:ting)? suicide|hang(?:ing)? myself|hung myself|shoot(?:ing)? myself|drown(?:ing)? myself|poison(?:ing)? myself|gas(?:sing)? myself|slit(?:ting)? my (?:wrists?|throat)|put(?:ting)? a bullet (?:in|through) my (?:head|brain|skull)|blow(?:ing)? my brains out|throw(?:ing)? myself (?:off|in front of|under)|jump(?:ing)? (?:off|from) (?:a|the|my) (?:bridge|building|roof|rooftop|cliff|balcony|tower|ledge|overpass)|jump(?:ing)? in front of (?:a|the) (?:train|bus|truck|car)|end(?:ing)? it all|end(?:ing)? everything|end(?:ing)? things for good|end(?:ing)? it (?:now|tonight|today|soon|for good|once and for all)|overdos(?:e|ing) on (?:my )?(?:pills|meds|medication|sleeping pills|tablets))`,
+	"{i}", `(?:i|im|ive|ill|id)`,
+	"{want}", `(?:want(?:ed)? to|wish i could|wish to|need to|have to|would like to|feel like|felt like|urge to|urges to|tempted to|thinking (?:about|of)|think (?:about|of)|thought (?:about|of)|thoughts (?:about|of)|considering|considered|contemplating|contemplated|fantasi[sz]ing about|dreaming (?:about|of)|cant stop thinking about|keep thinking about|could|should|might|may|longing to|close to)`,
+	"{intend}", `(?:going to|about to|ill|i will|will|decided to|have decided to|ive decided to|made up my mind to|ready to|planning to|planning on|plan to|plan on|intend to|am going to|im going to|im about to|finally going to|gonna|set on|determined to)`,
+	"{tried}", `(?:tried to|attempted to|attempting to|trying to|tried|try to)`,
+	"{soon}", `(?:tonight|today|tomorrow|this (?:weekend|week|evening|afternoon|morning)|right now|soon|in (?:a|an|one|two|three|few|\d+) (?:hours?|days?|minutes?)|on (?:the )?\d+(?:st|nd|rd|th)|on (?:my )?birthday|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next week|after (?:everyone|they|my \w+) (?:leaves?|left|goes?|are asleep|falls? asleep)|when (?:everyone|they|my \w+) (?:leaves?|goes?|are asleep|falls asleep))`,
+	"{means}", `(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|rope|noose|belt|gun|pistol|rifle|shotgun|bullets?|knife|blade|razor|razors|bleach|poison|charcoal|helium|exit bag|car exhaust)`,
+	"{saved}", `(?:saved|saving|stockpiled|stockpiling|hoarded|hoarding|collected|collecting|bought|buying|got|gotten|have|ordered|stashed|hid|hidden|picked up|purchased)`,
+	"{other}", `(?:he|she|they|hes|shes|theyre|him|her|them|my (?:friend|best friend|bf|gf|boyfriend|girlfriend|brother|sister|mom|mum|mother|dad|father|son|daughter|kid|child|wife|husband|partner|roommate|flatmate|cousin|uncle|aunt|niece|nephew|student|coworker|colleague|classmate|client|patient|grandma|grandpa|grandmother|grandfather|ex|fiance|fiancee)|a friend|someone i know|someone|somebody|a classmate|a coworker|my friends)`,
+)
+
+// ruleTable lists the floor's rules. Order does not matter: every rule is
+// tried and the highest level wins, then modifiers apply.
+var ruleTable = []rule{
+	// ---- level 3: intent, plan, preparation, attempt, goodbye ----
+	{id: "intent.selfkill", level: 3, conf: 0.9, src: `{i}? ?{adv}{intend} {adv}{selfkill}`},
+	{id: "intent.suicide", level: 3, conf: 0.9, src: `{i} {adv}{intend} {adv}(?:commit suicide|do it|go through with it)(?: {soon})`},
+	{id: "intent.soon", level: 3, conf: 0.9, src: `{selfkill} {gap}{soon}`},
+	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))?`},
+	{id: "intent.plan2", level: 3, conf: 0.85, src: `(?:plan|planned|planning|plans) (?:to|on|for) (?:kill(?:ing)? myself|end(?:ing)? my life|suicide|commit(?:ting)? suicide|end(?:ing)? it)`},
+	{id: "intent.date", level: 3, conf: 0.85, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
+	{id: "prep.note", level: 3, conf: 0.9, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:my|a|the|some) (?:suicide |goodbye |last |final )?(?:note|notes|letter|letters)(?: to| for| .{0,0}$)?`},
+	{id: "prep.suicidenote", level: 3, conf: 0.9, src: `(?:my|a) (?:suicide|goodbye) (?:note|letter|message)`},
+	{id: "prep.giveaway", level: 3, conf: 0.85, src: `(?:gave|giving|give|given) (?:away )?(?:all )?(?:of )?my (?:stuff|things|belongings|possessions|pets?|cat|dog|games|clothes|money)(?: away)?`},
+	{id: "prep.means", level: 3, conf: 0.8, src: `(?:{i} )?{adv}{saved} (?:up )?(?:enough |a bunch of |a lot of |all (?:of )?(?:my )?|some |the |a |\d+ )?{means} (?:to|for|so i can|that i (?:will|am going to)) (?:kill myself|end it|do it|die|end my life|overdose)`},
+	{id: "prep.stockpile", level: 3, conf: 0.85, src: `(?:stockpil|hoard|stash)(?:ed|ing) (?:up )?(?:my |all |some |enough )?{means}`},
+	{id: "prep.means_ready", level: 3, conf: 0.85, src: `(?:the|my|a) {means} (?:is|are) (?:ready|here|in my hand|next to me|in front of me|tied|set up)`},
+	{id: "prep.holding", level: 3, conf: 0.85, src: `(?:holding|have|got) (?:a|the|my) {means} (?:in my hand|right now|to my (?:head|wrist|throat|neck))`},
+	{id: "prep.tied", level: 3, conf: 0.85, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) (?:noose|rope)`},
+	{id: "prep.ledge", level: 3, conf: 0.85, src: `(?:standing|sitting|im) (?:on|at) (?:the|a) (?:edge|ledge|bridge|roof|rooftop|tracks|railing)(?: of)?`},
+	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose|od)`},
+	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
+	{id: "attempt.did", level: 3, conf: 0.85, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
+	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
+	{id: "goodbye.final", level: 3, conf: 0.85, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
+	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:everyone|world|everybody|forever|for good|cruel world)`},
+	{id: "goodbye.wont", level: 3, conf: 0.85, src: `(?:i )?(?:wont|will not|im not going to) (?:be (?:here|around|alive) (?:tomorrow|much longer|by (?:morning|tomorrow|the end of)|for long|anymore)|wake up tomorrow|see (?:the|another) (?:morning|sunrise|tomorrow|next day|new year))`},
+	{id: "goodbye.read", level: 3, conf: 0.85, src: `by the time (?:you|anyone|someone) (?:read|reads|see|sees|find|finds) this`},
+	{id: "goodbye.doneit", level: 3, conf: 0.8, src: `{i} {adv}(?:going to|gonna|will|about to) (?:do it|go through with it)(?: {soon}| finally| this time)`},
+	{id: "intent.ready", level: 3, conf: 0.8, src: `{i} {adv}ready to (?:die|go|end it)(?: now| tonight| today)?`},
+	{id: "intent.nothing_stop", level: 3, conf: 0.8, src: `(?:nothing|no one|nobody) (?:can|will|is going to) stop me`},
+
+	// ---- level 2: wish to be dead, active thoughts, method, self-injury ----
+	{id: "ideation.selfkill", level: 2, conf: 0.9, weak: true, src: `{selfkill}`},
+	{id: "ideation.want_selfkill", level: 2, conf: 0.9, src: `{want} {adv}(?:{selfkill}|suicide|killing myself|dying|death|ending it)`},
+	{id: "ideation.suicidal", level: 2, conf: 0.9, src: `(?:{i}|me|feel|feeling|felt|been|getting|get|got|am|so|very|really|extremely|super|more|actively|passively|mildly|pretty|quite|always|still|again|becoming|became) {adv}suicidal`},
+	{id: "ideation.suicidal_thoughts", level: 2, conf: 0.85, src: `(?:my|having|have|had|with|these|the|constant|intrusive|recurring|strong|bad|dark) {adv}suicid(?:al|e) (?:thoughts|ideation|feelings|urges|tendencies|thinking|mood|episodes?|crisis|plans?)`},
+	{id: "ideation.suicide_option", level: 2, conf: 0.85, src: `suicide (?:is|seems|feels|sounds) (?:like )?(?:the|my|an|a) (?:only|best|last|real|easy|easiest|good|viable|reasonable|logical|final) ?(?:option|way out|answer|choice|solution|escape|thing left)?`},
+	{id: "ideation.consider_suicide", level: 2, conf: 0.85, src: `(?:considering|contemplating|thinking about|thinking of|think about|thought about|thoughts of|seriously considering|fantasi[sz]ing about|romantici[sz]ing|google|googled|googling|research|researched|researching|looking up|looked up) {adv}(?:suicide|killing myself|ending it|ending my life|taking my life|how to (?:die|kill myself|end it))`},
+	{id: "ideation.want_die", level: 2, conf: 0.85, weak: true, src: `(?:{i} )?{adv}(?:want to|want|wanted to|wish i could|wish to|would like to|need to|deserve to|ready to|just want to|longing to|long to|going to|hope to|hoping to|prefer to|should) {adv}(?:die|be dead|not be alive|not exist|not be here|stop existing|cease to exist|stop living|disappear forever|fall asleep forever|sleep forever|never wake up|not wake up|go to sleep forever|just die)`},
+	{id: "ideation.wish_dead", level: 2, conf: 0.85, src: `(?:wish|wished|hope|hoping|pray|praying|wishing) (?:that )?(?:i|im|id) {adv}(?:was|were|would be|would|could|will|be|die|had|could just|would just|never|dont|didnt|wont)? ?{adv}(?:dead|die|died|not alive|never born|never been born|not born|not exist|wake up|not here|gone|disappear|stop existing|cease to exist|hit by a (?:car|bus|truck|train)|get hit by|get cancer|never existed|in a coma|fall asleep and not|not wake|drop dead|killed)`},
+	{id: "ideation.not_wake", level: 2, conf: 0.85, noNegate: true, src: `(?:hope|hoping|wish|wishing|pray|praying|want) (?:that )?(?:i )?(?:dont|do not|never|wont|will not|didnt) (?:wake up|wake|get up|make it (?:through|to) (?:the )?(?:night|morning|tomorrow))`},
+	{id: "ideation.sleep_forever", level: 2, conf: 0.8, src: `(?:go to sleep|fall asleep|sleep) (?:and )?(?:forever|never wake up|not wake up)`},
+	{id: "ideation.dont_want_live", level: 2, conf: 0.85, noNegate: true, src: `(?:dont|do not|no longer|not|never|didnt|doesnt) {adv}(?:want|wanna|wish|care|feel like i want|see a reason|see the point|have (?:a|any) (?:reason|will|desire)) (?:to )?(?:live|be alive|exist|continue living|keep living|go on living|stay alive|be here anymore|be on this earth|be in this world|wake up anymore|be alive anymore|carry on living|live anymore|exist anymore|living|existing|being alive)`},
+	{id: "ideation.no_reason_live", level: 2, conf: 0.8, noNegate: true, src: `(?:no|nothing|not any|lost (?:my|the|all)|dont have (?:a|any)|theres no|there is no|no more) (?:reason|will|desire|point|motivation|purpose)s? (?:to|for|in) (?:live|living|be alive|being alive|stay alive|staying alive|keep living|keep going|going on|go on|exist|existing)`},
+	{id: "ideation.life_not_worth", level: 2, conf: 0.8, noNegate: true, src: `(?:life|my life|living|existence|being alive|it) (?:is|isnt|aint|is not|isn t|just isnt|doesnt feel|no longer feels?|not) {adv}(?:not )?worth (?:living|it anymore|continuing|the pain|the struggle|fighting for)`},
+	{id: "ideation.better_dead", level: 2, conf: 0.85, src: `(?:be|im|id be|would be|am|were|was) {adv}better off dead`},
+	{id: "ideation.death_relief", level: 2, conf: 0.8, src: `(?:death|dying|suicide|not existing|being dead) (?:would be|will be|is|seems|feels like|sounds like|would feel like|is the only|seems like) (?:a |the |my )?(?:relief|release|escape|mercy|blessing|peace|only way out|only option|answer|best option|better option|way out|gift|sweet|welcome|a relief|better than (?:this|living|life))`},
+	{id: "ideation.welcome_death", level: 2, conf: 0.8, src: `(?:welcome|long for|longing for|yearn for|crave|craving|embrace|waiting for|praying for|ready for|begging for|look forward to) {adv}death`},
+	{id: "ideation.rather_dead", level: 2, conf: 0.75, weak: true, src: `(?:id|i would|i) {adv}rather (?:be dead|die|not be alive|not exist|not be here)(?: (?:than|then) (?:live|living|go on|keep living|be alive|this|continue))?`},
+	{id: "ideation.think_dying", level: 2, conf: 0.8, src: `(?:thinking|thoughts|think|thought|obsessing|fixated|fantasi[sz]ing|dreaming|daydreaming|daydream|fantasi[sz]e) (?:about|of) (?:my own death|dying|being dead|my death|not existing|not being here|not being alive|ending it|ending things|ending my life|taking my life|how (?:i would|to) die|death (?:a lot|constantly|all the time|every day))`},
+	{id: "ideation.kill_me_wish", level: 2, conf: 0.75, src: `(?:wish|hope|pray|praying|want|hoping) (?:someone|somebody|something|god|a car|a bus|the universe|it) (?:would|will|could|to) (?:just )?(?:kill me|end me|end my life|take my life|take me|hit me|shoot me|murder me)`},
+	{id: "ideation.method", level: 2, conf: 0.85, src: `(?:how (?:many|much) {means}|how (?:much|many) (?:of )?(?:my )?\w+ (?:would|will|does it take to) (?:kill|overdose)|lethal dose|painless (?:way|ways|method|methods) to (?:die|go|end it|kill)|(?:easiest|quickest|fastest|best|surest|least painful|most painless) (?:way|ways|method|methods) to (?:die|kill myself|end it|end my life|commit suicide|od|overdose)|how (?:to|do i|can i|would i|could i|should i) (?:kill myself|end my life|commit suicide|die painlessly|overdose|od|hang myself|tie a noose|slit my wrists)|how long does it take to (?:die|bleed out|suffocate|drown)|enough {means} to (?:die|kill|overdose|end it|do it))`},
+	{id: "ideation.overdose", level: 2, conf: 0.8, src: `{want} {adv}(?:overdose|od|take (?:all )?(?:my|the|a bunch of|all the) {means}|swallow (?:all )?(?:my|the) {means}|jump|hang|drown|cut my (?:wrists|throat)|slit|shoot)`},
+	{id: "ideation.end_it", level: 2, conf: 0.75, src: `(?:want to|wanted to|going to|gonna|just want to|ready to|about to|thinking (?:about|of)|think about|might|should|will|could|cant wait to|need to|urge to) {adv}(?:end it|end things|end everything|end this|end it all|be done with (?:it all|life|everything|living|this life)|check out|not be here|call it quits on life)(?: \.|$| all| for good| now| tonight| already| forever| soon)`},
+	{id: "ideation.no_point_living", level: 2, conf: 0.75, src: `(?:whats|what is|there is no|theres no|no|dont see (?:the|any)|cant see (?:the|any)|lost (?:the|all)) point (?:in|of|to) (?:living|being alive|life|existing|going on|staying alive|keep living|continuing)`},
+	{id: "ideation.tired_living", level: 2, conf: 0.75, src: `(?:tired|sick|exhausted|done|finished) (?:of|with) (?:living|being alive|existing|life itself|this life|my life|being here|life)`},
+	{id: "ideation.dead_inside_wish", level: 2, conf: 0.8, src: `(?:wanting|want|wish|wishing|wanted) (?:to )?(?:die|death|to be dead|to not exist|to not be alive)`},
+	{id: "ideation.should_die", level: 2, conf: 0.8, src: `(?:i|im|i really|i just) (?:should|deserve to|need to|have to|must) (?:die|be dead|not exist|not be alive|kill myself)`},
+	{id: "ideation.passive_gone", level: 2, conf: 0.75, src: `(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i (?:was|were|died|was dead|were dead|killed myself|wasnt here|werent here|was gone|were gone|didnt exist|never existed)|when im (?:dead|gone))`},
+	{id: "ideation.gone_miss", level: 2, conf: 0.75, src: `(?:no one|nobody|noone) (?:would|will|is going to|gonna) (?:miss me|notice if i (?:died|was gone|disappeared|killed myself)|care if i (?:die|died|was gone|killed myself|disappeared)|even notice)`},
+	{id: "ideation.cant_kill", level: 2, conf: 0.8, src: `(?:too (?:scared|afraid|cowardly|weak|much of a coward) to|(?:dont|do not) have the (?:guts|courage|balls) to|(?:i )?(?:cant|couldnt) even) {adv}(?:kill myself|die|end it|commit suicide|do it|go through with it)`},
+	{id: "ideation.affirm", level: 2, conf: 0.8, src: `(?:i )?(?:have|keep|get|got|had|been having|am having|im having|keep having) (?:these )?(?:thoughts|ideas|urges) (?:of|about) (?:suicide|killing myself|ending (?:my life|it)|dying|death|not being here|ending things)`},
+	{id: "ideation.death_wish", level: 2, conf: 0.8, src: `(?:have|has|had|my) (?:a )?death wish`},
+	{id: "ideation.want_gone", level: 2, conf: 0.7, weak: true, src: `{i} {adv}(?:want|wanna|wish) {adv}(?:to )?(?:be gone|be dead|stop breathing|not wake up|disappear and never come back|go to sleep and never wake up|just not wake up)`},
+
+	// self-injury (level 2, flag)
+	{id: "selfharm.cut", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:cut|cutting|cuts|burn|burned|burnt|burning|scratch|scratching|scratched|hurt|hurting|harm|harming|harmed|hit|hitting|punch|punching|bang|banging) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|stomach|hips?|body))(?: again| last night| yesterday| today| tonight| every night| to feel| because| when| so|$| \.| deep| with)`},
+	{id: "selfharm.want", level: 2, conf: 0.85, selfInjury: true, src: `(?:want to|wanted to|urge to|urges to|need to|tempted to|going to|gonna|itching to|craving|crave|thinking (?:about|of)|started|start|keep|cant stop) {adv}(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|scratch|scratching) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|body))`},
+	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating|sh)(?: again| every| daily| for| since| because| to| when|$| \.| and| but)`},
+	{id: "selfharm.relapse", level: 2, conf: 0.85, selfInjury: true, src: `(?:relapsed|relapse|relapsing|clean from|days clean|months clean|weeks clean|broke my streak|broke my clean streak)(?: on| into| with| from)? (?:self harm|sh|cutting|burning|self injury)?`},
+	{id: "selfharm.fresh", level: 2, conf: 0.8, selfInjury: true, src: `(?:fresh|new|deep|open|bleeding|infected) (?:cuts|wounds|scars|burns)(?: on my| from)`},
+	{id: "selfharm.blade", level: 2, conf: 0.8, selfInjury: true, src: `(?:took|take|grabbed|grab|picked up|used|use) (?:a|the|my) (?:blade|razor|razors|knife|lighter|sharpener blade) (?:to|on|and) (?:my (?:arms?|wrists?|thighs?|legs?|skin)|myself|cut|cutting)`},
+
+	// ---- level 1: warning signs without ideation ----
+	{id: "warn.cant_go_on", level: 1, conf: 0.7, src: `(?:cant|couldnt|cannot|dont know how to|dont want to|no longer|unable to) {adv}(?:go on|keep going|carry on|take it|take this|do this|handle this|handle it|cope|live like this|keep living like this|continue like this|hold on)(?: anymore| any longer| much longer| like this)`},
+	{id: "warn.hopeless", level: 1, conf: 0.65, src: `(?:{i}|feel|feeling|felt|so|completely|totally|utterly) {adv}(?:hopeless|worthless|helpless|trapped|empty inside|numb|like a burden|a burden|like a failure|defeated|broken beyond repair)`},
+	{id: "warn.burden", level: 1, conf: 0.7, src: `(?:{i} (?:am|m)?|just|such) {adv}(?:a|such a) burden|burden (?:to|on) (?:everyone|everybody|my family|others|people|them|my friends)|better off without me`},
+	{id: "warn.no_way_out", level: 1, conf: 0.7, src: `(?:no way out|no escape|nowhere to turn|no hope|no future|nothing to live for|nothing left (?:for me|to live for|to lose)|no light at the end|never (?:going to|gonna) get better|will never get better|wont ever get better|give up on (?:life|everything|myself|living)|gave up on (?:life|everything|myself|living)|given up on (?:life|everything|myself|living)|lost all hope|lost the will|losing the will|lost my will)`},
+	{id: "warn.disappear", level: 1, conf: 0.65, weak: true, src: `{want} {adv}(?:disappear|vanish|run away from (?:it all|everything|life)|escape (?:it all|everything|this life|life)|not feel anything|stop feeling|the pain to (?:stop|end)|it (?:all )?to (?:stop|end)|everything to (?:stop|end)|sleep for (?:ever|a (?:year|decade|very long time))|give up|be nothing|fade away)`},
+	{id: "warn.kill_me", level: 1, conf: 0.55, weak: true, src: `(?:someone|somebody|just|please|pls|god|lord) (?:please |pls |just )?(?:kill me|end me|shoot me)`},
+	{id: "warn.dark", level: 1, conf: 0.6, src: `(?:dark|intrusive|scary|morbid|bad) thoughts (?:about|of) (?:death|dying|myself|not being here|hurting myself)|(?:thinking|think|thoughts) about death`},
+	{id: "warn.pain_stop", level: 1, conf: 0.6, src: `(?:make|want|need) (?:the|this|all the|all this) pain (?:to )?(?:stop|end|go away)`},
+	{id: "warn.rather_die", level: 1, conf: 0.5, src: `rather die (?:than|then)`},
+	{id: "warn.no_one_care", level: 1, conf: 0.55, src: `(?:no one|nobody|noone) (?:would|will|even) (?:care|notice|miss me)`},
+
+	// ---- third parties ----
+	{id: "third.wants_die", kind: kindThird, conf: 0.8, src: `{other} {adv}(?:said|says|told me|texted|messaged|posted|wrote|keeps saying|talks about|talked about|talking about|mentioned|threatened|threatens|is threatening|has been|is|was|wants|wanted|want|tried|has tried|attempted|is going to|plans to|might|may|could) {gap}(?:to )?(?:kill (?:himself|herself|themselves|themself)|end (?:his|her|their) (?:own )?life|take (?:his|her|their) (?:own )?life|commit suicide|suicide|suicidal|self harm|cutting (?:himself|herself|themselves)|hurt (?:himself|herself|themselves|themself)|die|be dead|not be alive|overdose|overdosed)`},
+	{id: "third.reflexive", kind: kindThird, conf: 0.8, src: `(?:kill|killing|hurt|hurting|cut|cutting|harm|harming|hang|hanging|shoot|shooting) (?:himself|herself|themselves|themself)`},
+	{id: "third.help", kind: kindThird, conf: 0.75, src: `(?:help|support|talk to|worried about|scared for|afraid for|concerned about|what do i do about|how do i help) {gap}(?:{other}|friend|brother|sister|son|daughter|partner) {gap}(?:who is|whos|that is|thats|is|being|who might be|might be|who)? ?{adv}(?:suicidal|self harming|cutting|wants to die|talking about suicide|in crisis)`},
+	{id: "third.suicidal_other", kind: kindThird, conf: 0.75, src: `{other} (?:is|was|has been|seems|seemed|sounds|might be|may be|could be|feels|felt|got|gets) {adv}(?:suicidal|self harming)`},
+
+	// ---- harm to others, abuse ----
+	{id: "harm.others", kind: kindHarmOthers, conf: 0.7, src: `(?:{i} )?{adv}(?:want to|going to|will|plan to|planning to|thinking about|thoughts of|urge to|urges to|fantasi[sz]e about|fantasi[sz]ing about) {adv}(?:kill|killing|murder|murdering|hurt|hurting|stab|stabbing|shoot|shooting|strangle|strangling|poison|poisoning) (?:him|her|them|my (?:\w+)|someone|somebody|people|everyone|everybody|that \w+|my \w+)`},
+	{id: "abuse.hurt", kind: kindAbuse, conf: 0.7, src: `(?:he|she|they|my (?:\w+)) (?:hits|hit|beats|beat|chokes|choked|strangles|strangled|rapes|raped|abuses|abused|hurts|threatens|threatened|assaulted|molested|touches|touched) me|(?:im|i am|i was|being|been) (?:being )?(?:abused|raped|molested|beaten|assaulted|hit|threatened|trafficked)|(?:afraid|scared) (?:he|she|they) (?:will|is going to|gonna) (?:kill|hurt) me|not safe at home|(?:he|she|they) (?:will|is going to|said (?:he|she|they) would) kill me`},
+}
+
+// compiledRules is ruleTable with every pattern compiled.
+var compiledRules = compileRules(ruleTable)
+
+// compilePattern expands the macros, folds the literal letters of the
+// pattern with the text's homoglyph fold (so that patterns and text share
+// one skeleton space) and compiles it with word boundaries.
+func compilePattern(src string) (*regexp.Regexp, error) {
+	x := macros.Replace(src)
+	x = foldPattern(x)
+	return regexp.Compile(`(?:^|\b)(?:` + x + `)(?:\b|$)`)
+}
+
+// foldPattern applies foldRune to the literal letters of a pattern source,
+// leaving escapes and regexp syntax alone. Patterns are written in lowercase
+// ASCII, which the fold maps to itself: a test asserts this, so a pattern
+// with a stray homoglyph or capital fails loudly instead of never matching.
+func foldPattern(src string) string {
+	var b strings.Builder
+	rs := []rune(src)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r == '\\' && i+1 < len(rs) {
+			b.WriteRune(r)
+			b.WriteRune(rs[i+1])
+			i++
+			continue
+		}
+		if r >= 'a' && r <= 'z' || r < 0x80 {
+			b.WriteRune(r)
+			continue
+		}
+		if s, ok := foldRune(r); ok {
+			b.WriteString(s)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func compileRules(in []rule) []rule {
+	out := make([]rule, len(in))
+	for i, r := range in {
+		re, err := compilePattern(r.src)
+		if err != nil {
+			panic(fmt.Sprintf("safety: rule %s: %v", r.id, err))
+		}
+		r.re = re
+		out[i] = r
+	}
+	return out
+}
+
+// patternWords lists the literal words of every rule and macro, for the
+// normalizer's lexicon.
+func patternWords() []string {
+	var words []string
+	add := func(s string) {
+		var cur []byte
+		flush := func() {
+			if len(cur) >= 2 {
+				words = append(words, string(cur))
+			}
+			cur = cur[:0]
+		}
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c == '\\' {
+				flush()
+				i++
+				continue
+			}
+			if c >= 'a' && c <= 'z' {
+				cur = append(cur, c)
+			} else {
+				flush()
+			}
+		}
+		flush()
+	}
+	for _, r := range ruleTable {
+		add(macros.Replace(r.src))
+	}
+	for _, w := range modifierWords {
+		add(w)
+	}
+	return words
+}
+
+// defaultLexicon is built from the pattern words and common words.
+var defaultLexicon = newLexicon(patternWords())

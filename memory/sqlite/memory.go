@@ -141,11 +141,14 @@ func checkSessionArgs(personID, conversationID string) error {
 }
 
 // OpenSession returns the person's open session in the conversation,
-// starting one at now if there is none. An unknown person is an error
-// wrapping memory.ErrNotFound.
+// starting one at now (the Store's clock if now is zero) if there is none.
+// An unknown person is an error wrapping memory.ErrNotFound.
 func (s *Store) OpenSession(ctx context.Context, personID, conversationID string, now time.Time) (memory.Session, error) {
 	if err := checkSessionArgs(personID, conversationID); err != nil {
 		return memory.Session{}, fmt.Errorf("open session of person %q in %q: %w", personID, conversationID, err)
+	}
+	if now.IsZero() {
+		now = s.now()
 	}
 	ss, err := s.openSession(ctx, s.r, personID, conversationID)
 	if err == nil {
@@ -184,10 +187,14 @@ func (s *Store) requirePerson(ctx context.Context, tx *sql.Tx, personID string) 
 }
 
 // ResetSession ends the person's open session in the conversation (if any)
-// at now and starts a new one, in one transaction.
+// at now (the Store's clock if now is zero) and starts a new one, in one
+// transaction.
 func (s *Store) ResetSession(ctx context.Context, personID, conversationID string, now time.Time) (memory.Session, error) {
 	if err := checkSessionArgs(personID, conversationID); err != nil {
 		return memory.Session{}, fmt.Errorf("reset session of person %q in %q: %w", personID, conversationID, err)
+	}
+	if now.IsZero() {
+		now = s.now()
 	}
 	var ss memory.Session
 	err := s.write(ctx, func(tx *sql.Tx) error {

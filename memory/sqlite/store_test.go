@@ -218,12 +218,10 @@ func TestWriteFailsClearlyWhenAnotherWriterHoldsTheLock(t *testing.T) {
 	holder := openTest(t, path)
 	other := openTest(t, path, WithBusyTimeout(20*time.Millisecond))
 
-	// The holder takes SQLite's write lock (BEGIN IMMEDIATE) and keeps it.
+	// The holder only begins a transaction and keeps it open: with
+	// _txlock=immediate, BEGIN alone takes SQLite's write lock.
 	tx, err := holder.w.BeginTx(ctx, nil)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(`INSERT INTO people (id, display, created_at) VALUES ('held', '', 1)`); err != nil {
 		t.Fatal(err)
 	}
 
@@ -246,6 +244,9 @@ func TestWriteFailsClearlyWhenAnotherWriterHoldsTheLock(t *testing.T) {
 
 	// Once the lock is released, the same write goes through and nothing
 	// the holder wrote is lost.
+	if _, err := tx.Exec(`INSERT INTO people (id, display, created_at) VALUES ('held', '', 1)`); err != nil {
+		t.Fatal(err)
+	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}

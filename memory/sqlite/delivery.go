@@ -1,0 +1,221 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/memory"
+)
+
+// Record stores in under in.DeliveryKey. fresh is false when the key was
+// recorded before, also by an earlier process on the same file (a
+// redelivery); nothing is changed then. An empty delivery key or platform is
+// an error.
+func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, err error) {
+	if in.DeliveryKey == "" {
+		return false, fmt.Errorf("record delivery of message %s on %q: empty delivery key", in.MessageID, in.Platform)
+	}
+	if in.Platform == "" {
+		return false, fmt.Errorf("record delivery %s: empty platform", in.DeliveryKey)
+	}
+	payload, err := json.Marshal(in)
+	if err != nil {
+		return false, fmt.Errorf("record delivery %s: encode: %w", in.DeliveryKey, err)
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO inbox (delivery_key, platform, payload, recorded_at)
+			VALUES (?, ?, ?, ?) ON CONFLICT (delivery_key) DO NOTHING`,
+			in.DeliveryKey, in.Platform, string(payload), ts(s.now()))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		fresh = n == 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("record delivery %s: %w", in.DeliveryKey, err)
+	}
+	return fresh, nil
+}
+
+// Done marks the delivery handled and clears the stored message text and
+// author display name; the ids are kept for dedupe. Marking a delivery done
+// twice is not an error; an unknown key is one, wrapping memory.ErrNotFound.
+func (s *Store) Done(ctx context.Context, deliveryKey string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE inbox
+			SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.Text', '', '$.Author.Display', '')
+			WHERE delivery_key = ?`, ts(s.now()), deliveryKey)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("no such delivery: %w", memory.ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mark delivery %s done: %w", deliveryKey, err)
+	}
+	return nil
+}
+
+// Unfinished returns the recorded deliveries of platform not yet Done, in
+// the order they were recorded.
+func (s *Store) Unfinished(ctx context.Context, platform string) ([]channels.Inbound, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT delivery_key, payload FROM inbox
+		WHERE platform = ? AND done_at IS NULL ORDER BY rowid`, platform)
+	if err != nil {
+		return nil, fmt.Errorf("list unfinished deliveries of %s: %w", platform, s.classify(err))
+	}
+	defer rows.Close()
+	var out []channels.Inbound
+	for rows.Next() {
+		var key, payload string
+		if err := rows.Scan(&key, &payload); err != nil {
+			return nil, fmt.Errorf("list unfinished deliveries of %s: %w", platform, err)
+		}
+		var in channels.Inbound
+		if err := json.Unmarshal([]byte(payload), &in); err != nil {
+			return nil, fmt.Errorf("list unfinished deliveries of %s: decode delivery %s: %w", platform, key, err)
+		}
+		out = append(out, in)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list unfinished deliveries of %s: %w", platform, s.classify(err))
+	}
+	return out, nil
+}
+
+// maxReason bounds a stored failure reason.
+const maxReason = 500
+
+// Add stores outs in order in one transaction and returns their ids in the
+// same order. Ids only grow and are never reused. A message without a
+// platform is an error and nothing is stored.
+func (s *Store) Add(ctx context.Context, outs []channels.Outbound) ([]int64, error) {
+	payloads := make([]string, len(outs))
+	for i, o := range outs {
+		if o.Platform == "" {
+			return nil, fmt.Errorf("add %d messages to outbox: message %d has no platform", len(outs), i)
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return nil, fmt.Errorf("add %d messages to outbox: encode message %d: %w", len(outs), i, err)
+		}
+		payloads[i] = string(b)
+	}
+	if len(outs) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, 0, len(outs))
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		now := ts(s.now())
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (platform, payload, created_at) VALUES (?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for i, o := range outs {
+			res, err := stmt.ExecContext(ctx, o.Platform, payloads[i], now)
+			if err != nil {
+				return fmt.Errorf("message %d: %w", i, err)
+			}
+			id, err := res.LastInsertId()
+			if err != nil {
+				return fmt.Errorf("message %d: %w", i, err)
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("add %d messages to outbox: %w", len(outs), err)
+	}
+	return ids, nil
+}
+
+// outboxUpdate runs one UPDATE on outbox row id and reports ErrNotFound when
+// no row has that id.
+func (s *Store) outboxUpdate(ctx context.Context, what string, id int64, query string, args ...any) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("no such outbox message: %w", memory.ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s outbox message %d: %w", what, id, err)
+	}
+	return nil
+}
+
+// Sent marks message id delivered and clears its stored text (the
+// transcript keeps what Haven said). Marking it again is not an error; an
+// unknown id is one, wrapping memory.ErrNotFound.
+func (s *Store) Sent(ctx context.Context, id int64) error {
+	return s.outboxUpdate(ctx, "mark sent", id, `UPDATE outbox
+		SET sent_at = coalesce(sent_at, ?), payload = json_set(payload, '$.Text', '')
+		WHERE id = ?`, ts(s.now()), id)
+}
+
+// Attempted records a failed attempt at message id: attempts goes up by one
+// and reason (cut to 500 bytes) becomes its last error. reason names the
+// failure, never the text.
+func (s *Store) Attempted(ctx context.Context, id int64, reason string) error {
+	return s.outboxUpdate(ctx, "record attempt at", id, `UPDATE outbox
+		SET attempts = attempts + 1, last_error = ? WHERE id = ?`, clip(reason, maxReason), id)
+}
+
+// Abandon marks message id as not deliverable. It keeps the row, text and
+// reason for operators, but Unsent no longer returns it.
+func (s *Store) Abandon(ctx context.Context, id int64, reason string) error {
+	return s.outboxUpdate(ctx, "abandon", id, `UPDATE outbox
+		SET abandoned_at = coalesce(abandoned_at, ?), last_error = ? WHERE id = ?`,
+		ts(s.now()), clip(reason, maxReason), id)
+}
+
+// Unsent returns platform's messages neither sent nor abandoned, oldest
+// (lowest id) first.
+func (s *Store) Unsent(ctx context.Context, platform string) ([]channels.OutboxItem, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, payload, attempts, created_at FROM outbox
+		WHERE platform = ? AND sent_at IS NULL AND abandoned_at IS NULL ORDER BY id`, platform)
+	if err != nil {
+		return nil, fmt.Errorf("list unsent messages of %s: %w", platform, s.classify(err))
+	}
+	defer rows.Close()
+	var out []channels.OutboxItem
+	for rows.Next() {
+		var it channels.OutboxItem
+		var payload string
+		var created int64
+		if err := rows.Scan(&it.ID, &payload, &it.Attempts, &created); err != nil {
+			return nil, fmt.Errorf("list unsent messages of %s: %w", platform, err)
+		}
+		if err := json.Unmarshal([]byte(payload), &it.Out); err != nil {
+			return nil, fmt.Errorf("list unsent messages of %s: decode message %d: %w", platform, it.ID, err)
+		}
+		it.Created = fromTS(created)
+		out = append(out, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list unsent messages of %s: %w", platform, s.classify(err))
+	}
+	return out, nil
+}

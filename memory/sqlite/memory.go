@@ -47,7 +47,7 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 			return err
 		}
 		now := s.now()
-		p = memory.Person{ID: newID(), Display: display, Created: now.UTC()}
+		p = memory.Person{ID: newID(), Display: display, Created: now.UTC(), FirstSeen: true}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO people (id, display, created_at) VALUES (?, ?, ?)`,
 			p.ID, p.Display, ts(now)); err != nil {
 			return fmt.Errorf("create person: %w", err)

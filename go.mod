@@ -1,3 +1,8 @@
 module github.com/havenbot/haven
 
 go 1.26.0
+
+require (
+	github.com/sashabaranov/go-openai v1.43.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+)

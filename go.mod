@@ -2,7 +2,4 @@ module github.com/havenbot/haven
 
 go 1.26.0
 
-require (
-	github.com/sashabaranov/go-openai v1.43.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
-)
+require github.com/sashabaranov/go-openai v1.43.0

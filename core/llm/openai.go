@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"net/http"
@@ -327,7 +328,7 @@ func (c *OpenAI) mapError(ctx context.Context, timeout time.Duration, err error,
 	}
 	var syntaxErr *json.SyntaxError
 	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) {
+	if errors.As(err, &syntaxErr) || errors.As(err, &typeErr) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("llm: complete with model %s: server reply is not valid JSON: %w", c.model, err)
 	}
 	return fmt.Errorf("llm: complete with model %s: %w", c.model, err)

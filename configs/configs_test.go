@@ -1,0 +1,465 @@
+package configs_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/havenbot/haven/configs"
+)
+
+func noEnv(string) (string, bool) { return "", false }
+
+func envOf(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := m[k]
+		return v, ok
+	}
+}
+
+func writeFile(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "haven.yaml")
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDefaultsApplyWithNoFileAndNoEnv(t *testing.T) {
+	cfg, err := configs.Load("", noEnv)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if !reflect.DeepEqual(cfg, configs.Defaults()) {
+		t.Errorf("Load(\"\") = %+v, want Defaults()", cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("defaults do not validate: %v", err)
+	}
+	if cfg.Database.Path != "./data/haven.db" || cfg.Safety.LLMDeadline != 3*time.Second || cfg.LLM.Timeout != 20*time.Second ||
+		cfg.Log.Level != "info" || cfg.Hub.Workers <= 0 {
+		t.Errorf("defaults = %+v", cfg)
+	}
+	if cfg.LLMEnabled() || cfg.AnyPlatformEnabled() || cfg.TelegramEnabled() || cfg.SlackEnabled() || cfg.DiscordEnabled() {
+		t.Error("defaults enable an LLM or a platform; want console only")
+	}
+}
+
+func TestExampleFileParsesCleanlyToTheDefaults(t *testing.T) {
+	cfg, err := configs.Load("haven.example.yaml", noEnv)
+	if err != nil {
+		t.Fatalf("Load example: %v", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("example does not validate: %v", err)
+	}
+	if !reflect.DeepEqual(cfg, configs.Defaults()) {
+		t.Errorf("example shows values other than the defaults:\n got %+v\nwant %+v", cfg, configs.Defaults())
+	}
+}
+
+func TestExampleFileMentionsEveryKey(t *testing.T) {
+	data, err := os.ReadFile("haven.example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range configs.Keys() {
+		if k.Secret {
+			if !strings.Contains(string(data), k.Env) {
+				t.Errorf("secret %s: example does not list %s", k.Path, k.Env)
+			}
+			continue
+		}
+		if lookup(doc.Content[0], strings.Split(k.Path, ".")) == nil {
+			t.Errorf("example has no key %s", k.Path)
+		}
+	}
+}
+
+func lookup(n *yaml.Node, path []string) *yaml.Node {
+	if len(path) == 0 {
+		return n
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == path[0] {
+			return lookup(n.Content[i+1], path[1:])
+		}
+	}
+	return nil
+}
+
+func TestKeysDeriveEnvNamesFromPaths(t *testing.T) {
+	want := map[string]string{
+		"telegram.api_url":    "HAVEN_TELEGRAM_API_URL",
+		"hub.workers":         "HAVEN_HUB_WORKERS",
+		"database.path":       "HAVEN_DATABASE_PATH",
+		"admins":              "HAVEN_ADMINS",
+		"safety.llm_deadline": "HAVEN_SAFETY_LLM_DEADLINE",
+	}
+	got := map[string]string{}
+	var secrets []string
+	for _, k := range configs.Keys() {
+		got[k.Path] = k.Env
+		if k.Secret {
+			secrets = append(secrets, k.Env)
+		}
+	}
+	for path, env := range want {
+		if got[path] != env {
+			t.Errorf("key %s: env %q, want %q", path, got[path], env)
+		}
+	}
+	wantSecrets := []string{"HAVEN_DISCORD_TOKEN", "HAVEN_LLM_API_KEY", "HAVEN_SLACK_APP_TOKEN", "HAVEN_SLACK_BOT_TOKEN",
+		"HAVEN_SLACK_SIGNING_SECRET", "HAVEN_TELEGRAM_TOKEN", "HAVEN_TELEGRAM_WEBHOOK_SECRET"}
+	slices.Sort(secrets)
+	if !slices.Equal(secrets, wantSecrets) {
+		t.Errorf("secret env vars = %v, want %v", secrets, wantSecrets)
+	}
+}
+
+func TestUnknownKeyErrorNamesKeyAndLine(t *testing.T) {
+	tests := []struct {
+		name  string
+		file  string
+		wants []string
+	}{
+		{
+			"nested typo",
+			"database:\n  path: x.db\n\nhub:\n  workers: 2\ntelegram:\n  tokn: abc\n",
+			[]string{"haven.yaml line 7", `unknown key "telegram.tokn"`, `did you mean "telegram.token"?`},
+		},
+		{
+			"top-level unknown",
+			"log:\n  level: info\nlogging: {}\n",
+			[]string{"line 3", `unknown key "logging"`, "keys at the top level: database, llm"},
+		},
+		{
+			"typo of a plain key suggests it",
+			"hub:\n  worker: 3\n",
+			[]string{"line 2", `unknown key "hub.worker"`, `did you mean "hub.workers"?`, "keys under hub: workers, max_queued, drain_timeout"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := configs.Load(writeFile(t, tt.file), noEnv)
+			if err == nil {
+				t.Fatal("Load succeeded, want an unknown-key error")
+			}
+			for _, w := range tt.wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestEveryUnknownKeyIsReported(t *testing.T) {
+	_, err := configs.Load(writeFile(t, "hub:\n  wrkers: 1\nslack:\n  mod: http\n"), noEnv)
+	if err == nil || !strings.Contains(err.Error(), `line 2: unknown key "hub.wrkers"`) || !strings.Contains(err.Error(), `line 4: unknown key "slack.mod"`) {
+		t.Fatalf("error = %v, want both unknown keys with their lines", err)
+	}
+}
+
+func TestSecretInFileIsAnErrorPointingToTheEnvVar(t *testing.T) {
+	for _, k := range configs.Keys() {
+		if !k.Secret {
+			continue
+		}
+		t.Run(k.Path, func(t *testing.T) {
+			section, field, _ := strings.Cut(k.Path, ".")
+			file := "log:\n  level: info\n" + section + ":\n  " + field + ": sekrit-value-123\n"
+			_, err := configs.Load(writeFile(t, file), noEnv)
+			if err == nil {
+				t.Fatal("Load accepted a secret in the file")
+			}
+			msg := err.Error()
+			for _, w := range []string{"line 4", k.Path + " is a secret", k.Env} {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not contain %q", msg, w)
+				}
+			}
+			if strings.Contains(msg, "sekrit") {
+				t.Errorf("error leaks the secret: %q", msg)
+			}
+		})
+	}
+}
+
+func TestWrongTypesInFileNameKeyAndLine(t *testing.T) {
+	tests := []struct {
+		name, file string
+		wants      []string
+	}{
+		{"int", "hub:\n  workers: many\n", []string{"line 2", `hub.workers: "many" is not a whole number`}},
+		{"duration without unit", "safety:\n  llm_deadline: 3\n", []string{"line 2", `safety.llm_deadline: "3" is not a duration`, `"3s"`}},
+		{"duration garbage", "llm:\n  timeout: soon\n", []string{"line 2", "llm.timeout", "not a duration"}},
+		{"list given a string", "admins: slack:T1:U2\n", []string{"line 1", "admins", "not a list of strings"}},
+		{"string given a list", "log:\n  level: [info]\n", []string{"line 2", "log.level: a list is not a string"}},
+		{"section given a scalar", "telegram: yes\n", []string{"line 1", `"telegram" must be a mapping`}},
+		{"top level not a mapping", "- a\n- b\n", []string{"line 1", "the top level must be a mapping"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := configs.Load(writeFile(t, tt.file), noEnv)
+			if err == nil {
+				t.Fatal("Load succeeded, want a type error")
+			}
+			for _, w := range tt.wants {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestFileEdgeCases(t *testing.T) {
+	tests := []struct {
+		name, file string
+		wantErr    string
+	}{
+		{"empty file is defaults", "", ""},
+		{"comments only is defaults", "# nothing here\n", ""},
+		{"empty sections keep defaults", "telegram:\nhub:\n", ""},
+		{"syntax error names file and line", "hub:\n  workers: 1\n bad indent: [\n", "haven.yaml: line"},
+		{"second document", "hub:\n  workers: 1\n---\nlog:\n  level: info\n", "line 3: a second YAML document"},
+		{"duplicate key", "hub:\n  workers: 1\n  workers: 2\n", `"workers" already defined`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := configs.Load(writeFile(t, tt.file), noEnv)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Load: %v", err)
+				}
+				if !reflect.DeepEqual(cfg, configs.Defaults()) {
+					t.Errorf("config = %+v, want defaults", cfg)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestMissingFileIsAnError(t *testing.T) {
+	_, err := configs.Load(filepath.Join(t.TempDir(), "nope.yaml"), noEnv)
+	if !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "nope.yaml") {
+		t.Fatalf("error = %v, want not-exist naming the file", err)
+	}
+}
+
+func TestFileValuesOverrideDefaultsAndEnvOverridesFile(t *testing.T) {
+	file := writeFile(t, `
+hub:
+  workers: 4
+  drain_timeout: 1m
+llm:
+  base_url: http://localhost:11434/v1
+  model: llama3.1:8b
+admins: ["slack:T1:U1"]
+`)
+	cfg, err := configs.Load(file, envOf(map[string]string{"HAVEN_HUB_WORKERS": "6", "HAVEN_LLM_API_KEY": "sk-1"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Hub.Workers != 6 || cfg.Hub.DrainTimeout != time.Minute || cfg.Hub.MaxQueued != configs.Defaults().Hub.MaxQueued {
+		t.Errorf("hub = %+v", cfg.Hub)
+	}
+	if !cfg.LLMEnabled() || cfg.LLM.Model != "llama3.1:8b" || cfg.LLM.APIKey != "sk-1" || cfg.LLM.Timeout != 20*time.Second {
+		t.Errorf("llm = %+v", cfg.LLM)
+	}
+	if !slices.Equal(cfg.Admins, []string{"slack:T1:U1"}) {
+		t.Errorf("admins = %v", cfg.Admins)
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+}
+
+func TestEnvOverridesEachKeyType(t *testing.T) {
+	tests := []struct {
+		env, value string
+		check      func(configs.Config) bool
+	}{
+		{"HAVEN_DATABASE_PATH", "/var/lib/haven/h.db", func(c configs.Config) bool { return c.Database.Path == "/var/lib/haven/h.db" }},
+		{"HAVEN_TELEGRAM_API_URL", "http://127.0.0.1:9/bot%s/%s", func(c configs.Config) bool { return c.Telegram.APIURL == "http://127.0.0.1:9/bot%s/%s" }},
+		{"HAVEN_HUB_WORKERS", " 16 ", func(c configs.Config) bool { return c.Hub.Workers == 16 }},
+		{"HAVEN_SAFETY_LLM_DEADLINE", "750ms", func(c configs.Config) bool { return c.Safety.LLMDeadline == 750*time.Millisecond }},
+		{"HAVEN_ADMINS", "slack:T1:U1, telegram::42,,", func(c configs.Config) bool {
+			return slices.Equal(c.Admins, []string{"slack:T1:U1", "telegram::42"})
+		}},
+		{"HAVEN_ADMINS", "", func(c configs.Config) bool { return len(c.Admins) == 0 }},
+		{"HAVEN_TELEGRAM_TOKEN", "123:abc", func(c configs.Config) bool { return c.Telegram.Token == "123:abc" && c.TelegramEnabled() }},
+		{"HAVEN_SLACK_SIGNING_SECRET", "s3cr3t", func(c configs.Config) bool { return c.Slack.SigningSecret == "s3cr3t" }},
+		{"HAVEN_LLM_BASE_URL", "", func(c configs.Config) bool { return c.LLM.BaseURL == "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.env+"="+tt.value, func(t *testing.T) {
+			cfg, err := configs.Load("", envOf(map[string]string{tt.env: tt.value}))
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if !tt.check(cfg) {
+				t.Errorf("%s=%q not applied: %+v", tt.env, tt.value, cfg)
+			}
+		})
+	}
+}
+
+func TestBadEnvValuesNameTheVariable(t *testing.T) {
+	_, err := configs.Load("", envOf(map[string]string{
+		"HAVEN_HUB_WORKERS":         "many",
+		"HAVEN_SAFETY_LLM_DEADLINE": "3",
+		"HAVEN_HUB_MAX_QUEUED":      "",
+	}))
+	if err == nil {
+		t.Fatal("Load accepted bad environment values")
+	}
+	for _, w := range []string{
+		`HAVEN_HUB_WORKERS="many" is not a whole number`,
+		`HAVEN_SAFETY_LLM_DEADLINE="3" is not a duration`,
+		`HAVEN_HUB_MAX_QUEUED="" is not a whole number`,
+	} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not contain %q", err, w)
+		}
+	}
+}
+
+// valid returns a configuration with every platform and the LLM on.
+func valid() configs.Config {
+	c := configs.Defaults()
+	c.LLM.BaseURL, c.LLM.Model, c.LLM.APIKey = "http://127.0.0.1:11434/v1", "m", "sk-x"
+	c.Telegram.Token = "123456:AAbb_cc-DD"
+	c.Slack.BotToken, c.Slack.AppToken = "xoxb-1-2", "xapp-1-2"
+	c.Discord.Token = "discord-token"
+	c.Admins = []string{"slack:T1:U1", "telegram::42"}
+	c.Safety.DefaultCountry = "GB"
+	c.Safety.AlertConversation = "slack:T1:C9"
+	return c
+}
+
+func TestValidConfigurationPasses(t *testing.T) {
+	c := valid()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	if !c.LLMEnabled() || !c.TelegramEnabled() || !c.SlackEnabled() || !c.DiscordEnabled() || !c.AnyPlatformEnabled() {
+		t.Error("enabled flags wrong for a full configuration")
+	}
+	c.Telegram.Mode, c.Telegram.WebhookURL, c.Telegram.WebhookSecret = "webhook", "https://h.example/tg", "abc_DEF-1"
+	c.Slack.Mode, c.Slack.SigningSecret = "http", "sig"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("Validate webhook/http modes: %v", err)
+	}
+}
+
+func TestValidateSaysWhatToFix(t *testing.T) {
+	tests := []struct {
+		name string
+		mod  func(*configs.Config)
+		want string
+	}{
+		{"empty db path", func(c *configs.Config) { c.Database.Path = " " }, "database.path is empty"},
+		{"llm base url not http", func(c *configs.Config) { c.LLM.BaseURL = "localhost:11434" }, `llm.base_url "localhost:11434" is not an http(s) URL`},
+		{"llm model missing", func(c *configs.Config) { c.LLM.Model = "" }, "llm.model is empty but llm.base_url is set"},
+		{"llm key without url", func(c *configs.Config) { c.LLM.BaseURL, c.LLM.Model = "", "" }, "HAVEN_LLM_API_KEY is set but llm.base_url is empty"},
+		{"llm model without url", func(c *configs.Config) { c.LLM.BaseURL, c.LLM.APIKey = "", "" }, "llm.model is set but llm.base_url is empty"},
+		{"llm timeout", func(c *configs.Config) { c.LLM.Timeout = 0 }, "llm.timeout is 0s: it must be greater than zero"},
+		{"telegram api url without placeholders", func(c *configs.Config) { c.Telegram.APIURL = "http://127.0.0.1:1/bot" }, "must contain %s twice"},
+		{"telegram api url bad scheme", func(c *configs.Config) { c.Telegram.APIURL = "ftp://x/bot%s/%s" }, "telegram.api_url"},
+		{"telegram mode", func(c *configs.Config) { c.Telegram.Mode = "push" }, `telegram.mode "push" is unknown: use polling or webhook`},
+		{"telegram token shape", func(c *configs.Config) { c.Telegram.Token = "not a token" }, "HAVEN_TELEGRAM_TOKEN does not look like a bot token"},
+		{"telegram webhook without url", func(c *configs.Config) {
+			c.Telegram.Mode, c.Telegram.WebhookSecret = "webhook", "s"
+		}, "telegram.webhook_url is empty but telegram.mode is webhook"},
+		{"telegram webhook without secret", func(c *configs.Config) {
+			c.Telegram.Mode, c.Telegram.WebhookURL = "webhook", "https://h/tg"
+		}, "HAVEN_TELEGRAM_WEBHOOK_SECRET is empty"},
+		{"telegram webhook secret charset", func(c *configs.Config) {
+			c.Telegram.Mode, c.Telegram.WebhookURL, c.Telegram.WebhookSecret = "webhook", "https://h/tg", "has space"
+		}, "must be 1-256 characters"},
+		{"telegram webhook listen", func(c *configs.Config) {
+			c.Telegram.Mode, c.Telegram.WebhookURL, c.Telegram.WebhookSecret, c.Telegram.WebhookListen = "webhook", "https://h/tg", "s", "8443"
+		}, `telegram.webhook_listen "8443" is not a listen address`},
+		{"slack bot token prefix", func(c *configs.Config) { c.Slack.BotToken = "xoxp-123" }, "HAVEN_SLACK_BOT_TOKEN must be a bot token starting with xoxb-"},
+		{"slack app token prefix", func(c *configs.Config) { c.Slack.AppToken = "xoxb-123" }, "HAVEN_SLACK_APP_TOKEN must be an app-level token starting with xapp-"},
+		{"slack socket without app token", func(c *configs.Config) { c.Slack.AppToken = "" }, "HAVEN_SLACK_APP_TOKEN is empty but slack.mode is socket"},
+		{"slack http without signing secret", func(c *configs.Config) { c.Slack.Mode = "http" }, "HAVEN_SLACK_SIGNING_SECRET is empty but slack.mode is http"},
+		{"slack app token without bot token", func(c *configs.Config) { c.Slack.BotToken = "" }, "HAVEN_SLACK_BOT_TOKEN is not"},
+		{"slack api url slash", func(c *configs.Config) { c.Slack.APIURL = "https://slack.com/api" }, "slack.api_url \"https://slack.com/api\" must end with a slash"},
+		{"slack mode", func(c *configs.Config) { c.Slack.Mode = "rtm" }, `slack.mode "rtm" is unknown`},
+		{"discord api url", func(c *configs.Config) { c.Discord.APIURL = "discord.com/api/v9/" }, "discord.api_url"},
+		{"workers", func(c *configs.Config) { c.Hub.Workers = 0 }, "hub.workers is 0: it must be greater than zero"},
+		{"max queued", func(c *configs.Config) { c.Hub.MaxQueued = -1 }, "hub.max_queued is -1"},
+		{"drain timeout", func(c *configs.Config) { c.Hub.DrainTimeout = -time.Second }, "hub.drain_timeout is -1s"},
+		{"llm deadline", func(c *configs.Config) { c.Safety.LLMDeadline = 0 }, "safety.llm_deadline is 0s"},
+		{"country", func(c *configs.Config) { c.Safety.DefaultCountry = "uk" }, `safety.default_country "uk" is not an ISO 3166-1 alpha-2 code`},
+		{"alert conversation", func(c *configs.Config) { c.Safety.AlertConversation = "#crisis" }, `safety.alert_conversation "#crisis" is not a namespaced conversation id`},
+		{"admin id", func(c *configs.Config) { c.Admins = append(c.Admins, "U0456") }, `admins[2] = "U0456" is not a namespaced user id`},
+		{"log level", func(c *configs.Config) { c.Log.Level = "verbose" }, `log.level "verbose" is unknown: use debug, info, warn or error`},
+		{"log format", func(c *configs.Config) { c.Log.Format = "xml" }, `log.format "xml" is unknown`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := valid()
+			tt.mod(&c)
+			err := c.Validate()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Validate = %v, want it to contain %q", err, tt.want)
+			}
+			for _, secret := range []string{"sk-x", "AAbb_cc", "discord-token", "xoxp-123", "not a token", "has space"} {
+				if strings.Contains(err.Error(), secret) {
+					t.Errorf("error leaks a secret %q: %v", secret, err)
+				}
+			}
+		})
+	}
+}
+
+func TestValidateReportsEveryProblem(t *testing.T) {
+	c := configs.Defaults()
+	c.Hub.Workers = 0
+	c.Log.Level = "loud"
+	c.LLM.BaseURL = "http://127.0.0.1:1/v1"
+	err := c.Validate()
+	for _, w := range []string{"hub.workers", "log.level", "llm.model"} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("Validate = %v, want it to mention %s", err, w)
+		}
+	}
+}
+
+func TestRedactedHidesSetSecrets(t *testing.T) {
+	c := valid()
+	r := c.Redacted()
+	if r.Telegram.Token != "[redacted]" || r.LLM.APIKey != "[redacted]" || r.Slack.BotToken != "[redacted]" || r.Slack.SigningSecret != "" {
+		t.Errorf("Redacted = %+v", r)
+	}
+	if c.Telegram.Token != "123456:AAbb_cc-DD" {
+		t.Error("Redacted changed the original")
+	}
+	r.Admins[0] = "changed"
+	if c.Admins[0] != "slack:T1:U1" {
+		t.Error("Redacted shares the admins slice")
+	}
+}

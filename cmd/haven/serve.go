@@ -88,8 +88,13 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 
 // registerPlatforms adds the adapter of every platform whose secrets are set.
 func registerPlatforms(hub *channels.Hub, cfg configs.Config, log *slog.Logger) error {
-	if ps := cfg.EnabledPlatforms(); len(ps) > 0 {
-		return fmt.Errorf("%s is configured, but this build of Haven has no %s adapter yet; unset its token to chat in the terminal", ps[0], ps[0])
+	for _, p := range []struct {
+		name    string
+		enabled bool
+	}{{"slack", cfg.SlackEnabled()}, {"discord", cfg.DiscordEnabled()}, {"telegram", cfg.TelegramEnabled()}} {
+		if p.enabled {
+			return fmt.Errorf("%s is configured, but this build of Haven has no %s adapter yet; unset its token to chat in the terminal", p.name, p.name)
+		}
 	}
 	return nil
 }
@@ -128,8 +133,7 @@ func newLLM(cfg configs.Config) (llm.Client, error) {
 // newLogger builds the structured logger. In the terminal chat, logs below
 // warnings are kept out of the conversation unless debug was asked for.
 func newLogger(cfg configs.Config, w io.Writer, console bool) *slog.Logger {
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cfg.Log.Level)) // validated by cfg.Validate
+	level := cfg.SlogLevel()
 	if console && level > slog.LevelDebug && level < slog.LevelWarn {
 		level = slog.LevelWarn
 	}

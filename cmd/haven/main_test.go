@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// noEnv is an empty environment: no tokens, no overrides.
+func noEnv(string) (string, bool) { return "", false }
+
+// haven runs the binary's run function with stdin and returns exit code,
+// stdout and stderr.
+func haven(t *testing.T, stdin string, env func(string) (string, bool), args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, stdio{in: strings.NewReader(stdin), out: &out, err: &errb}, env)
+	return code, out.String(), errb.String()
+}
+
+func replies(out string) []string {
+	var r []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "haven> ") {
+			r = append(r, strings.TrimPrefix(line, "haven> "))
+		}
+	}
+	return r
+}
+
+func TestChatPipedAnswersEachLineAndContinuesTheSessionAfterARestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	code, out, errOut := haven(t, "hi\nI have been so stressed about work\n/whoami\n", noEnv, "chat", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	r := replies(out)
+	if len(r) != 3 {
+		t.Fatalf("got %d replies, want 3:\n%s", len(r), out)
+	}
+	if !strings.Contains(r[0], "Haven") || !strings.Contains(r[1], "work") || !strings.Contains(r[2], "2 turns") {
+		t.Errorf("unexpected replies:\n%s", strings.Join(r, "\n"))
+	}
+
+	code, out, errOut = haven(t, "hello again\n/whoami\n/reset\n/whoami\n", noEnv, "chat", "--db", db)
+	if code != 0 {
+		t.Fatalf("second run exit %d, stderr:\n%s", code, errOut)
+	}
+	r = replies(out)
+	if len(r) != 4 {
+		t.Fatalf("second run: got %d replies, want 4:\n%s", len(r), out)
+	}
+	if !strings.Contains(r[1], "3 turns") {
+		t.Errorf("session should continue across runs (3 turns), got %q", r[1])
+	}
+	if !strings.Contains(r[3], "0 turns") {
+		t.Errorf("/reset should start a new session, got %q", r[3])
+	}
+}
+
+func TestChatCrisisDisclosureGetsResourcesFromTheDirectory(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	code, out, errOut := haven(t, "I want to kill myself\n", func(k string) (string, bool) {
+		if k == "HAVEN_SAFETY_DEFAULT_COUNTRY" {
+			return "GB", true
+		}
+		return "", false
+	}, "chat", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	if !strings.Contains(out, "116 123") {
+		t.Errorf("GB crisis reply should name Samaritans' 116 123:\n%s", out)
+	}
+	if strings.Contains(errOut, "kill myself") {
+		t.Errorf("crisis text leaked into the logs:\n%s", errOut)
+	}
+}
+
+func TestUnknownConfigKeyIsAClearError(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "haven.yaml")
+	if err := os.WriteFile(cfg, []byte("database:\n  path: x.db\ntelegram:\n  api_ulr: http://x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := haven(t, "", noEnv, "chat", "--config", cfg)
+	if code == 0 || !strings.Contains(errOut, "telegram.api_ulr") || !strings.Contains(errOut, "line 4") {
+		t.Fatalf("exit %d, want an error naming telegram.api_ulr and line 4; stderr:\n%s", code, errOut)
+	}
+}
+
+func TestCorruptDatabaseIsAClearError(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	if err := os.WriteFile(db, bytes.Repeat([]byte("not a database "), 400), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := haven(t, "hi\n", noEnv, "chat", "--db", db)
+	if code != 1 || !strings.Contains(errOut, db) || !strings.Contains(errOut, "not a valid Haven database") {
+		t.Fatalf("exit %d, want 1 and an error naming the file; stderr:\n%s", code, errOut)
+	}
+}
+
+func TestUnknownCommandIsAUsageError(t *testing.T) {
+	code, _, errOut := haven(t, "", noEnv, "frobnicate")
+	if code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+func TestConfiguredPlatformWithoutAdapterIsRefusedClearly(t *testing.T) {
+	env := func(k string) (string, bool) {
+		if k == "HAVEN_DISCORD_TOKEN" {
+			return "Bot.abc.def", true
+		}
+		return "", false
+	}
+	code, _, errOut := haven(t, "", env, "serve", "--db", filepath.Join(t.TempDir(), "h.db"))
+	if code != 1 || !strings.Contains(errOut, "discord") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+}

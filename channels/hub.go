@@ -46,8 +46,8 @@ type HubOptions struct {
 	BaseBackoff, MaxBackoff time.Duration
 	// MaxRetryAfter caps a platform's Retry-After (default 60s).
 	MaxRetryAfter time.Duration
-	// MaxAttempts is how many transient failures a message may have before
-	// it is abandoned (default 10). Crisis messages are never abandoned for
+	// MaxAttempts is how many failed attempts an ordinary message may have:
+	// at that many transient failures it is abandoned (default 10). Crisis messages are never abandoned for
 	// transient failures: they are retried until they go out or the Hub
 	// stops, and then stay in the outbox.
 	MaxAttempts int

@@ -469,14 +469,16 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 	if ctx.Err() != nil {
 		return // the drain ended; the inbox replays it next start
 	}
-	log := h.log.With("platform", in.Platform, "conversation", in.Conversation.ID, "delivery_key", in.DeliveryKey)
+	log := func() *slog.Logger { // built only when something is logged
+		return h.log.With("platform", in.Platform, "conversation", in.Conversation.ID, "delivery_key", in.DeliveryKey)
+	}
 	tctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
 	defer cancel()
 	p := h.platforms[in.Platform]
 	if p != nil {
 		if t, ok := p.adapter.(Typer); ok {
 			if err := t.Typing(tctx, in.Conversation); err != nil {
-				log.Debug("typing indicator failed", "err", err)
+				log().Debug("typing indicator failed", "err", err)
 			}
 		}
 	}
@@ -484,7 +486,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 	h.stats.turns.Add(1)
 	if err != nil {
 		h.stats.turnErrors.Add(1)
-		log.Warn("turn failed; sending an apology", "err", err)
+		log().Warn("turn failed; sending an apology", "err", err)
 		outs = []Outbound{{
 			Platform: in.Platform, Conversation: in.Conversation, ReplyTo: in.MessageID,
 			Kind: OutNotice, Text: ErrorNotice,
@@ -505,12 +507,12 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 		ids, err = h.outbox.Add(bctx, outs)
 		if err != nil || len(ids) != len(outs) {
 			// Deliver anyway, from memory, so the person gets the answer.
-			log.Error("outbox add failed; delivering without a durable record", "err", err, "ids", len(ids))
+			log().Error("outbox add failed; delivering without a durable record", "err", err, "ids", len(ids))
 			ids = nil
 		}
 	}
 	if err := h.inbox.Done(bctx, in.DeliveryKey); err != nil {
-		log.Error("inbox done failed", "err", err)
+		log().Error("inbox done failed", "err", err)
 	}
 	for i, out := range outs {
 		it := &outItem{out: out}

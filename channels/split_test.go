@@ -271,3 +271,21 @@ func FuzzSplit(f *testing.F) {
 		checkSplit(t, text, limit)
 	})
 }
+
+// BenchmarkSplit splits a 10,000-rune reply with paragraphs and a code
+// fence at Discord's limit.
+func BenchmarkSplit(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 9000 {
+		sb.WriteString("A sentence that goes on for a while, with words. ")
+		if sb.Len()%700 < 60 {
+			sb.WriteString("\n\n")
+		}
+	}
+	sb.WriteString("```go\n" + strings.Repeat("fmt.Println(\"x\")\n", 50) + "```\n")
+	text := sb.String()
+	b.ReportAllocs()
+	for b.Loop() {
+		Split(text, 2000)
+	}
+}

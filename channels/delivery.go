@@ -1,0 +1,326 @@
+package channels
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// outItem is one outbound message on its way out.
+type outItem struct {
+	id       int64 // outbox id, when durable
+	durable  bool  // false when the outbox could not record it
+	out      Outbound
+	pieces   []string // split lazily at the adapter's limit
+	next     int      // index of the next piece to send
+	attempts int      // failed attempts so far
+}
+
+// outConv holds one conversation's outbound messages in delivery order:
+// priority (crisis) messages first, each kind in the order it came.
+type outConv struct {
+	key   string
+	items []*outItem
+	busy  bool // a sender holds it
+	gen   int  // lane entries with another gen are stale
+	lim   *rate.Limiter
+}
+
+type laneEntry struct {
+	c   *outConv
+	gen int
+}
+
+// platformQueue delivers one platform's outbound messages with a few
+// senders. A conversation is held by at most one sender at a time, so its
+// messages and their pieces go out in order. Conversations whose next
+// message is a crisis wait in the priority lane, which senders always serve
+// first; while a crisis message is being sent no ordinary message starts.
+// A Retry-After pauses the whole platform; after the pause the priority
+// lane is served first again.
+type platformQueue struct {
+	h       *Hub
+	adapter Adapter
+	limit   int
+	platLim *rate.Limiter
+
+	mu          sync.Mutex
+	convs       map[string]*outConv
+	prio, norm  []laneEntry
+	pausedUntil time.Time
+	prioBusy    int
+	wake        chan struct{} // closed and replaced on every change
+	sweepAt     int
+}
+
+func newPlatformQueue(h *Hub, a Adapter) *platformQueue {
+	return &platformQueue{
+		h:       h,
+		adapter: a,
+		limit:   a.MaxMessageLen(),
+		platLim: rate.NewLimiter(h.opts.PlatformRate, h.opts.PlatformBurst),
+		convs:   map[string]*outConv{},
+		wake:    make(chan struct{}),
+		sweepAt: 1024,
+	}
+}
+
+// enqueue adds it to its conversation; the caller must not hold p.mu.
+func (p *platformQueue) enqueue(it *outItem) {
+	p.h.pendingOut.Add(1)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	key := it.out.Conversation.ID
+	c, ok := p.convs[key]
+	if !ok {
+		c = &outConv{key: key, lim: rate.NewLimiter(p.h.opts.ConversationRate, p.h.opts.ConversationBurst)}
+		p.convs[key] = c
+	}
+	if it.out.Priority() {
+		// After the priority messages already waiting, before the rest.
+		// A message partly sent by a sender stays first.
+		i := 0
+		for i < len(c.items) && (c.items[i].out.Priority() || c.items[i].next > 0) {
+			i++
+		}
+		c.items = append(c.items, nil)
+		copy(c.items[i+1:], c.items[i:])
+		c.items[i] = it
+	} else {
+		c.items = append(c.items, it)
+	}
+	if !c.busy {
+		p.place(c, false)
+	}
+	p.notify()
+}
+
+// place puts c in the lane its head message calls for, at the back or the
+// front. p.mu must be held and c must not be busy.
+func (p *platformQueue) place(c *outConv, front bool) {
+	c.gen++
+	if len(c.items) == 0 {
+		return
+	}
+	e := laneEntry{c: c, gen: c.gen}
+	lane := &p.norm
+	if c.items[0].out.Priority() {
+		lane = &p.prio
+	}
+	if front {
+		*lane = append([]laneEntry{e}, *lane...)
+	} else {
+		*lane = append(*lane, e)
+	}
+}
+
+func (p *platformQueue) notify() {
+	close(p.wake)
+	p.wake = make(chan struct{})
+}
+
+// pop takes the first live entry of lane, or nil.
+func pop(lane *[]laneEntry) *outConv {
+	for len(*lane) > 0 {
+		e := (*lane)[0]
+		(*lane)[0] = laneEntry{}
+		*lane = (*lane)[1:]
+		if e.gen == e.c.gen && !e.c.busy && len(e.c.items) > 0 {
+			return e.c
+		}
+	}
+	return nil
+}
+
+// pick blocks until a conversation can be served and takes it.
+func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
+	p.mu.Lock()
+	for {
+		wait := time.Until(p.pausedUntil)
+		if wait <= 0 {
+			if c := pop(&p.prio); c != nil {
+				c.busy = true
+				prio := c.items[0].out.Priority()
+				if prio {
+					p.prioBusy++
+				}
+				p.mu.Unlock()
+				return c, prio, nil
+			}
+			if p.prioBusy == 0 {
+				if c := pop(&p.norm); c != nil {
+					c.busy = true
+					prio := c.items[0].out.Priority()
+					if prio {
+						p.prioBusy++
+					}
+					p.mu.Unlock()
+					return c, prio, nil
+				}
+			}
+		}
+		wake := p.wake
+		p.mu.Unlock()
+		var timer *time.Timer
+		var fire <-chan time.Time
+		if wait > 0 {
+			timer = time.NewTimer(wait)
+			fire = timer.C
+		}
+		select {
+		case <-wake:
+		case <-fire:
+		case <-ctx.Done():
+			if timer != nil {
+				timer.Stop()
+			}
+			return nil, false, ctx.Err()
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		p.mu.Lock()
+	}
+}
+
+// release gives c back: into a lane if it has more to send, or out of the
+// map when it is empty and its rate limiter is full again.
+func (p *platformQueue) release(c *outConv, prio, front bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c.busy = false
+	if prio {
+		p.prioBusy--
+	}
+	if len(c.items) > 0 {
+		p.place(c, front)
+	} else if len(p.convs) > p.sweepAt {
+		p.sweep()
+	}
+	p.notify()
+}
+
+// sweep forgets idle conversations whose rate limiter has refilled.
+func (p *platformQueue) sweep() {
+	now := time.Now()
+	for k, c := range p.convs {
+		if !c.busy && len(c.items) == 0 && c.lim.TokensAt(now) >= float64(c.lim.Burst()) {
+			delete(p.convs, k)
+		}
+	}
+	p.sweepAt = max(1024, 2*len(p.convs))
+}
+
+// sender delivers messages until ctx is done.
+func (p *platformQueue) sender(ctx context.Context) {
+	for {
+		c, prio, err := p.pick(ctx)
+		if err != nil {
+			return
+		}
+		p.sendNext(ctx, c, prio)
+	}
+}
+
+// sendNext sends the next piece of c's first message and releases c.
+func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
+	h := p.h
+	p.mu.Lock()
+	it := c.items[0]
+	p.mu.Unlock()
+	if it.pieces == nil {
+		it.pieces = Split(it.out.Text, p.limit)
+		if len(it.pieces) == 0 {
+			p.finish(c, it)
+			h.abandon(it, "empty text")
+			p.release(c, prio, false)
+			return
+		}
+	}
+	if err := c.lim.Wait(ctx); err != nil {
+		p.release(c, prio, true)
+		return
+	}
+	if err := p.platLim.Wait(ctx); err != nil {
+		p.release(c, prio, true)
+		return
+	}
+	piece := it.out
+	piece.Text = it.pieces[it.next]
+	err := p.adapter.Send(ctx, piece)
+	switch {
+	case err == nil:
+		h.stats.pieces.Add(1)
+		p.mu.Lock()
+		it.next++
+		done := it.next == len(it.pieces)
+		p.mu.Unlock()
+		if done {
+			p.finish(c, it)
+			h.stats.sent.Add(1)
+			if it.durable {
+				bctx, cancel := bookkeeping(ctx)
+				if err := h.outbox.Sent(bctx, it.id); err != nil {
+					h.log.Error("outbox sent failed", "outbox_id", it.id, "err", err)
+				}
+				cancel()
+			}
+			h.pendingOut.Add(-1)
+			h.signal()
+		}
+		p.release(c, prio, false)
+	case ctx.Err() != nil:
+		// Stopped mid-send: not the message's fault; the outbox keeps it.
+		p.release(c, prio, true)
+	case IsPermanent(err):
+		p.finish(c, it)
+		h.abandon(it, "permanent send error: "+err.Error())
+		p.release(c, prio, false)
+	default:
+		it.attempts++
+		h.stats.retries.Add(1)
+		if it.durable {
+			bctx, cancel := bookkeeping(ctx)
+			if aerr := h.outbox.Attempted(bctx, it.id, err.Error()); aerr != nil {
+				h.log.Error("outbox attempted failed", "outbox_id", it.id, "err", aerr)
+			}
+			cancel()
+		}
+		if ra := RetryAfter(err); ra > 0 {
+			wait := h.retryAfterWait(ra)
+			h.log.Info("platform asked to slow down", "platform", p.adapter.Platform(), "retry_after", wait)
+			p.mu.Lock()
+			if until := time.Now().Add(wait); until.After(p.pausedUntil) {
+				p.pausedUntil = until
+			}
+			p.mu.Unlock()
+			p.release(c, prio, true)
+			return
+		}
+		if !it.out.Priority() && it.attempts >= h.opts.MaxAttempts {
+			p.finish(c, it)
+			h.abandon(it, "gave up after transient send errors: "+err.Error())
+			p.release(c, prio, false)
+			return
+		}
+		h.log.Debug("send failed; retrying", "platform", p.adapter.Platform(), "outbox_id", it.id, "attempt", it.attempts, "err", err)
+		_ = sleep(ctx, h.backoff(it.attempts))
+		p.release(c, prio, true)
+	}
+}
+
+// finish removes it (the head of c) from c.
+func (p *platformQueue) finish(c *outConv, it *outItem) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, x := range c.items {
+		if x == it {
+			copy(c.items[i:], c.items[i+1:])
+			c.items[len(c.items)-1] = nil
+			c.items = c.items[:len(c.items)-1]
+			return
+		}
+	}
+}

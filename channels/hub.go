@@ -1,0 +1,596 @@
+package channels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// ErrHubClosed is returned by Accept once the Hub has stopped taking
+// messages (it is draining or has stopped). The adapter should not ack the
+// event, so that the platform delivers it again later.
+var ErrHubClosed = errors.New("hub closed")
+
+// ErrorNotice is the text sent to a conversation when its turn failed, so
+// that nobody is left without an answer.
+const ErrorNotice = "Sorry — something went wrong on my side and I couldn't answer that. Please try again in a moment."
+
+// HubOptions tune a Hub. The zero value gives the defaults noted per field.
+// Time-dependent behaviour (backoff, Retry-After, rate limits, drain) uses
+// the time package, so tests run it under testing/synctest.
+type HubOptions struct {
+	// Workers is how many turns run at once across conversations (default 8).
+	Workers int
+	// MaxQueued bounds the accepted turns not yet finished; when it is
+	// reached Accept blocks until there is room or its ctx is done
+	// (default 1024).
+	MaxQueued int
+	// SendersPerPlatform is how many sends run at once per platform
+	// (default 4).
+	SendersPerPlatform int
+	// TurnTimeout bounds one Handler call (default 2 minutes).
+	TurnTimeout time.Duration
+	// DrainTimeout bounds the graceful drain after the adapters stop
+	// (default 15 seconds). What is left stays in the inbox and outbox and is
+	// replayed by the next Run.
+	DrainTimeout time.Duration
+	// BaseBackoff and MaxBackoff shape the exponential backoff (with jitter)
+	// between attempts after a transient send error (defaults 500ms, 30s).
+	BaseBackoff, MaxBackoff time.Duration
+	// MaxRetryAfter caps a platform's Retry-After (default 60s).
+	MaxRetryAfter time.Duration
+	// MaxAttempts is how many failed attempts an ordinary message may have:
+	// at that many transient failures it is abandoned (default 10). Crisis messages are never abandoned for
+	// transient failures: they are retried until they go out or the Hub
+	// stops, and then stay in the outbox.
+	MaxAttempts int
+	// ConversationRate and ConversationBurst limit sends per conversation
+	// (defaults 1/s, burst 3). rate.Inf disables the limit.
+	ConversationRate  rate.Limit
+	ConversationBurst int
+	// PlatformRate and PlatformBurst limit sends per platform (defaults
+	// 25/s, burst 25). rate.Inf disables the limit.
+	PlatformRate  rate.Limit
+	PlatformBurst int
+	// NoRateLimit disables both rate limits.
+	NoRateLimit bool
+	// Logger receives the Hub's logs (default slog.Default()). The Hub
+	// never logs message text.
+	Logger *slog.Logger
+}
+
+func (o HubOptions) withDefaults() HubOptions {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defD := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.Workers, 8)
+	def(&o.MaxQueued, 1024)
+	def(&o.SendersPerPlatform, 4)
+	def(&o.MaxAttempts, 10)
+	def(&o.ConversationBurst, 3)
+	def(&o.PlatformBurst, 25)
+	defD(&o.TurnTimeout, 2*time.Minute)
+	defD(&o.DrainTimeout, 15*time.Second)
+	defD(&o.BaseBackoff, 500*time.Millisecond)
+	defD(&o.MaxBackoff, 30*time.Second)
+	defD(&o.MaxRetryAfter, time.Minute)
+	if o.ConversationRate <= 0 {
+		o.ConversationRate = 1
+	}
+	if o.PlatformRate <= 0 {
+		o.PlatformRate = 25
+	}
+	if o.NoRateLimit {
+		o.ConversationRate, o.PlatformRate = rate.Inf, rate.Inf
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Stats are the Hub's counters since it was made.
+type Stats struct {
+	Accepted   int64 // inbound messages queued for a turn
+	Duplicates int64 // redeliveries dropped by the inbox
+	Ignored    int64 // inbound messages the channel policy dropped
+	Replayed   int64 // unfinished turns replayed from the inbox at start
+	Turns      int64 // turns run
+	TurnErrors int64 // turns whose Handler failed (answered with ErrorNotice)
+	Sent       int64 // outbound messages fully delivered
+	Pieces     int64 // pieces sent (an outbound split in three counts three)
+	Retries    int64 // failed send attempts that will be retried
+	Abandoned  int64 // outbound messages given up on
+	Queued     int64 // turns accepted and not yet finished (a gauge)
+	Pending    int64 // outbound messages not yet delivered nor abandoned (a gauge)
+}
+
+type counters struct {
+	accepted, duplicates, ignored, replayed, turns, turnErrors atomic.Int64
+	sent, pieces, retries, abandoned                           atomic.Int64
+}
+
+// Hub runs adapters: it takes their inbound messages (it is their Sink),
+// drops what the channel policy or the dedupe inbox rejects, runs one turn
+// per message through the Handler with one ordered queue per conversation
+// and a bounded pool of workers, and delivers the replies through the
+// originating adapter, split at its limit, rate limited, retried and
+// recorded in the outbox.
+//
+// Ordering key: a conversation's queue is keyed by Conversation.ID alone, so
+// messages in different threads of one conversation are also kept in order
+// (a conversation is one session; its turns never overlap).
+type Hub struct {
+	handler Handler
+	inbox   Inbox
+	outbox  Outbox
+	opts    HubOptions
+	log     *slog.Logger
+
+	adapters  []Adapter
+	platforms map[string]*platformQueue
+
+	slots  chan struct{}   // one per queued turn, capacity MaxQueued
+	ready  chan *convQueue // conversations with a turn to run
+	closed chan struct{}   // closed when Accept must stop
+	change chan struct{}   // signalled when pending work shrinks
+	mu     sync.Mutex      // guards convs, keys, started, closing
+	convs  map[string]*convQueue
+	keys   map[string]bool // delivery keys queued or running in this process
+	// started and closing guard Run and Accept.
+	started, closing bool
+
+	pendingTurns atomic.Int64
+	pendingOut   atomic.Int64
+	stats        counters
+}
+
+type convQueue struct {
+	key   string
+	items []Inbound
+}
+
+// NewHub returns a Hub that runs turns with h and keeps its dedupe and
+// delivery state in inbox and outbox.
+func NewHub(h Handler, inbox Inbox, outbox Outbox, opts HubOptions) *Hub {
+	opts = opts.withDefaults()
+	return &Hub{
+		handler:   h,
+		inbox:     inbox,
+		outbox:    outbox,
+		opts:      opts,
+		log:       opts.Logger,
+		platforms: map[string]*platformQueue{},
+		slots:     make(chan struct{}, opts.MaxQueued),
+		ready:     make(chan *convQueue, opts.MaxQueued),
+		closed:    make(chan struct{}),
+		change:    make(chan struct{}, 1),
+		convs:     map[string]*convQueue{},
+		keys:      map[string]bool{},
+	}
+}
+
+// Register adds an adapter. It must be called before Run, once per
+// platform; it panics otherwise, as that is a wiring mistake.
+func (h *Hub) Register(a Adapter) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.started {
+		panic("channels: Hub.Register called after Run")
+	}
+	p := a.Platform()
+	if _, dup := h.platforms[p]; dup {
+		panic(fmt.Sprintf("channels: adapter for platform %q registered twice", p))
+	}
+	h.adapters = append(h.adapters, a)
+	h.platforms[p] = newPlatformQueue(h, a)
+}
+
+// Stats returns a snapshot of the Hub's counters.
+func (h *Hub) Stats() Stats {
+	c := &h.stats
+	return Stats{
+		Accepted: c.accepted.Load(), Duplicates: c.duplicates.Load(), Ignored: c.ignored.Load(),
+		Replayed: c.replayed.Load(), Turns: c.turns.Load(), TurnErrors: c.turnErrors.Load(),
+		Sent: c.sent.Load(), Pieces: c.pieces.Load(), Retries: c.retries.Load(),
+		Abandoned: c.abandoned.Load(), Queued: h.pendingTurns.Load(), Pending: h.pendingOut.Load(),
+	}
+}
+
+// Admit applies the channel policy to an inbound message: DMs are always
+// answered; in groups and channels only messages that mention Haven or
+// reply to it; edits are never run as new turns; messages from bots
+// (Haven included) are dropped. It returns the reason when it drops one.
+func Admit(in Inbound) (ok bool, reason string) {
+	switch {
+	case in.Author.IsBot:
+		return false, "author is a bot"
+	case in.Edited:
+		return false, "edit of an earlier message"
+	case in.Conversation.Kind == KindDM:
+		return true, ""
+	case in.MentionsBot:
+		return true, ""
+	default:
+		return false, "not addressed to the bot in a shared conversation"
+	}
+}
+
+// Accept implements Sink. It checks the channel policy, records the delivery
+// in the inbox (a redelivered key is dropped silently) and queues the turn
+// on its conversation. It blocks while MaxQueued turns are waiting, until
+// there is room or ctx is done. It returns nil for dropped messages, an
+// error naming the problem for malformed ones, and ErrHubClosed once the
+// Hub is draining.
+func (h *Hub) Accept(ctx context.Context, in Inbound) error {
+	if ok, reason := Admit(in); !ok {
+		h.stats.ignored.Add(1)
+		h.log.Debug("inbound ignored by policy", "platform", in.Platform, "conversation", in.Conversation.ID, "reason", reason)
+		return nil
+	}
+	switch {
+	case in.DeliveryKey == "":
+		return fmt.Errorf("accept message %s: inbound has no delivery key", in.MessageID)
+	case in.Platform == "":
+		return fmt.Errorf("accept delivery %s: inbound has no platform", in.DeliveryKey)
+	case in.Conversation.ID == "":
+		return fmt.Errorf("accept delivery %s: inbound has no conversation id", in.DeliveryKey)
+	}
+	select {
+	case <-h.closed:
+		return ErrHubClosed
+	default:
+	}
+	select {
+	case h.slots <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("accept delivery %s: waiting for queue room: %w", in.DeliveryKey, ctx.Err())
+	case <-h.closed:
+		return ErrHubClosed
+	}
+	fresh, err := h.inbox.Record(ctx, in)
+	if err != nil {
+		<-h.slots
+		return fmt.Errorf("record delivery %s: %w", in.DeliveryKey, err)
+	}
+	if !fresh || !h.enqueue(in) {
+		<-h.slots
+		h.stats.duplicates.Add(1)
+		h.log.Debug("duplicate delivery dropped", "platform", in.Platform, "delivery_key", in.DeliveryKey)
+		return nil
+	}
+	h.stats.accepted.Add(1)
+	return nil
+}
+
+// enqueue appends in to its conversation's queue, holding a slot. It
+// returns false when the delivery key is already queued in this process.
+func (h *Hub) enqueue(in Inbound) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.keys[in.DeliveryKey] {
+		return false
+	}
+	h.keys[in.DeliveryKey] = true
+	h.pendingTurns.Add(1)
+	q, ok := h.convs[in.Conversation.ID]
+	if !ok {
+		q = &convQueue{key: in.Conversation.ID}
+		h.convs[q.key] = q
+	}
+	q.items = append(q.items, in)
+	if len(q.items) == 1 {
+		// Not scheduled: the queue was empty and no worker holds it
+		// (a worker removes an emptied queue from convs). Cannot block:
+		// ready holds at most one entry per queued turn.
+		h.ready <- q
+	}
+	return true
+}
+
+// Run serves every registered adapter until ctx is done or every adapter's
+// Run has returned, then drains: queued turns are run and queued messages
+// delivered, for at most DrainTimeout. Before the adapters start it replays
+// what an earlier run left unfinished (outbox first, then inbox). It closes
+// the adapters before returning, and returns the adapters' errors joined.
+// Run may be called once.
+func (h *Hub) Run(ctx context.Context) error {
+	h.mu.Lock()
+	if h.started {
+		h.mu.Unlock()
+		return errors.New("hub run: already started")
+	}
+	h.started = true
+	h.mu.Unlock()
+	if len(h.adapters) == 0 {
+		return errors.New("hub run: no adapters registered")
+	}
+
+	workCtx, stopWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWork()
+	var workers sync.WaitGroup
+	for range h.opts.Workers {
+		workers.Go(func() { h.worker(workCtx) })
+	}
+	for _, p := range h.platforms {
+		for range h.opts.SendersPerPlatform {
+			workers.Go(func() { p.sender(workCtx) })
+		}
+	}
+
+	err := h.replay(ctx)
+	var adapterErrs []error
+	if err == nil {
+		var mu sync.Mutex
+		var running sync.WaitGroup
+		for _, a := range h.adapters {
+			running.Go(func() {
+				if err := a.Run(ctx, h); err != nil {
+					h.log.Error("adapter stopped", "platform", a.Platform(), "err", err)
+					mu.Lock()
+					adapterErrs = append(adapterErrs, fmt.Errorf("run %s adapter: %w", a.Platform(), err))
+					mu.Unlock()
+				}
+			})
+		}
+		running.Wait()
+	}
+
+	h.mu.Lock()
+	h.closing = true
+	close(h.closed)
+	h.mu.Unlock()
+	h.drain()
+	stopWork()
+	workers.Wait()
+	for _, a := range h.adapters {
+		if cerr := a.Close(); cerr != nil {
+			adapterErrs = append(adapterErrs, fmt.Errorf("close %s adapter: %w", a.Platform(), cerr))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return errors.Join(adapterErrs...)
+}
+
+// replay queues what an earlier run left: unsent outbound messages, then
+// turns that were accepted but not finished.
+func (h *Hub) replay(ctx context.Context) error {
+	for _, a := range h.adapters {
+		p := h.platforms[a.Platform()]
+		items, err := h.outbox.Unsent(ctx, a.Platform())
+		if err != nil {
+			return fmt.Errorf("hub run: replay outbox of %s: %w", a.Platform(), err)
+		}
+		for _, it := range items {
+			p.enqueue(&outItem{id: it.ID, durable: true, out: it.Out, attempts: it.Attempts})
+		}
+	}
+	for _, a := range h.adapters {
+		ins, err := h.inbox.Unfinished(ctx, a.Platform())
+		if err != nil {
+			return fmt.Errorf("hub run: replay inbox of %s: %w", a.Platform(), err)
+		}
+		for _, in := range ins {
+			select {
+			case h.slots <- struct{}{}:
+			case <-ctx.Done():
+				return nil
+			}
+			if h.enqueue(in) {
+				h.stats.replayed.Add(1)
+			} else {
+				<-h.slots
+			}
+		}
+	}
+	return nil
+}
+
+// drain waits until no turn and no outbound message is pending, or
+// DrainTimeout has passed.
+func (h *Hub) drain() {
+	timer := time.NewTimer(h.opts.DrainTimeout)
+	defer timer.Stop()
+	for h.pendingTurns.Load() > 0 || h.pendingOut.Load() > 0 {
+		select {
+		case <-h.change:
+		case <-timer.C:
+			h.log.Warn("drain timed out; the rest is replayed at next start",
+				"turns", h.pendingTurns.Load(), "outbound", h.pendingOut.Load())
+			return
+		}
+	}
+}
+
+func (h *Hub) signal() {
+	select {
+	case h.change <- struct{}{}:
+	default:
+	}
+}
+
+// worker runs turns: it takes a conversation, runs its next turn and puts
+// the conversation back at the end of the line if it has more, so that one
+// busy conversation cannot hold a worker while others wait.
+func (h *Hub) worker(ctx context.Context) {
+	for {
+		var q *convQueue
+		select {
+		case q = <-h.ready:
+		case <-ctx.Done():
+			return
+		}
+		h.mu.Lock()
+		in := q.items[0]
+		h.mu.Unlock()
+
+		h.runTurn(ctx, in)
+
+		h.mu.Lock()
+		q.items[0] = Inbound{}
+		q.items = q.items[1:]
+		delete(h.keys, in.DeliveryKey)
+		if len(q.items) == 0 {
+			delete(h.convs, q.key)
+		} else {
+			h.ready <- q
+		}
+		h.mu.Unlock()
+		<-h.slots
+		h.pendingTurns.Add(-1)
+		h.signal()
+	}
+}
+
+// bookkeeping returns a context for store writes that must happen even
+// when ctx was just cancelled by the end of the drain.
+func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+}
+
+// runTurn runs one turn and hands its outbound messages to delivery.
+func (h *Hub) runTurn(ctx context.Context, in Inbound) {
+	if ctx.Err() != nil {
+		return // the drain ended; the inbox replays it next start
+	}
+	log := func() *slog.Logger { // built only when something is logged
+		return h.log.With("platform", in.Platform, "conversation", in.Conversation.ID, "delivery_key", in.DeliveryKey)
+	}
+	tctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
+	defer cancel()
+	p := h.platforms[in.Platform]
+	if p != nil {
+		if t, ok := p.adapter.(Typer); ok {
+			if err := t.Typing(tctx, in.Conversation); err != nil {
+				log().Debug("typing indicator failed", "err", err)
+			}
+		}
+	}
+	outs, err := h.handle(tctx, in)
+	h.stats.turns.Add(1)
+	if err != nil {
+		h.stats.turnErrors.Add(1)
+		log().Warn("turn failed; sending an apology", "err", err)
+		outs = []Outbound{{
+			Platform: in.Platform, Conversation: in.Conversation, ReplyTo: in.MessageID,
+			Kind: OutNotice, Text: ErrorNotice,
+		}}
+	}
+	for i := range outs {
+		if outs[i].Platform == "" {
+			outs[i].Platform = in.Platform
+		}
+		if outs[i].Conversation.ID == "" {
+			outs[i].Conversation = in.Conversation
+		}
+	}
+	bctx, bcancel := bookkeeping(ctx)
+	defer bcancel()
+	var ids []int64
+	if len(outs) > 0 {
+		ids, err = h.outbox.Add(bctx, outs)
+		if err != nil || len(ids) != len(outs) {
+			// Deliver anyway, from memory, so the person gets the answer.
+			log().Error("outbox add failed; delivering without a durable record", "err", err, "ids", len(ids))
+			ids = nil
+		}
+	}
+	if err := h.inbox.Done(bctx, in.DeliveryKey); err != nil {
+		log().Error("inbox done failed", "err", err)
+	}
+	for i, out := range outs {
+		it := &outItem{out: out}
+		if ids != nil {
+			it.id, it.durable = ids[i], true
+		}
+		h.deliver(it)
+	}
+}
+
+// handle calls the Handler, turning a panic into an error.
+func (h *Hub) handle(ctx context.Context, in Inbound) (outs []Outbound, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			h.log.Debug("handler panic value", "value", r)
+			err = errors.New("handler panicked")
+		}
+	}()
+	return h.handler.Handle(ctx, in)
+}
+
+// deliver queues it on its platform, or abandons it when no adapter serves
+// the platform.
+func (h *Hub) deliver(it *outItem) {
+	p := h.platforms[it.out.Platform]
+	if p == nil {
+		h.pendingOut.Add(1)
+		h.abandon(it, fmt.Sprintf("no adapter for platform %q", it.out.Platform))
+		return
+	}
+	p.enqueue(it)
+}
+
+func (h *Hub) abandon(it *outItem, reason string) {
+	h.stats.abandoned.Add(1)
+	level := slog.LevelWarn
+	if it.out.Priority() {
+		level = slog.LevelError
+	}
+	h.log.Log(context.Background(), level, "outbound abandoned", "platform", it.out.Platform, "conversation", it.out.Conversation.ID,
+		"kind", it.out.Kind, "outbox_id", it.id, "reason", reason)
+	if it.durable {
+		ctx, cancel := bookkeeping(context.Background())
+		defer cancel()
+		if err := h.outbox.Abandon(ctx, it.id, reason); err != nil {
+			h.log.Error("outbox abandon failed", "outbox_id", it.id, "err", err)
+		}
+	}
+	h.pendingOut.Add(-1)
+	h.signal()
+}
+
+// retryAfterWait is the pause a Retry-After asks for, capped, plus up to
+// 10% jitter (never less than asked, unless capped).
+func (h *Hub) retryAfterWait(d time.Duration) time.Duration {
+	d = min(d, h.opts.MaxRetryAfter)
+	return d + time.Duration(rand.Int64N(int64(d)/10+1))
+}
+
+// backoff is the wait before attempt n+1 after n transient failures:
+// exponential from BaseBackoff, capped at MaxBackoff, with equal jitter.
+func (h *Hub) backoff(n int) time.Duration {
+	d := h.opts.BaseBackoff
+	for i := 1; i < n && d < h.opts.MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, h.opts.MaxBackoff)
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -46,12 +46,11 @@ type Options struct {
 
 // Adapter is the console adapter.
 type Adapter struct {
-	opts  Options
-	run   string // random per process, so delivery keys never repeat across runs
-	mu    sync.Mutex
-	seq   int
-	now   func() time.Time
-	reply chan struct{}
+	opts Options
+	run  string // random per process, so delivery keys never repeat across runs
+	mu   sync.Mutex
+	seq  int
+	now  func() time.Time
 }
 
 // New returns a console adapter.
@@ -64,7 +63,7 @@ func New(opts Options) *Adapter {
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
-	return &Adapter{opts: opts, run: hex.EncodeToString(b), now: opts.Clock, reply: make(chan struct{}, 1)}
+	return &Adapter{opts: opts, run: hex.EncodeToString(b), now: opts.Clock}
 }
 
 // Conversation is the console's one conversation: a DM with the local user.
@@ -132,15 +131,6 @@ func (a *Adapter) Run(ctx context.Context, sink channels.Sink) error {
 				}
 				return fmt.Errorf("console: hand message to hub: %w", err)
 			}
-			if a.opts.Interactive {
-				// Wait for the reply before prompting again, so the prompt
-				// does not interleave with Haven's answer.
-				select {
-				case <-a.reply:
-				case <-ctx.Done():
-					return nil
-				}
-			}
 		}
 	}
 }
@@ -187,7 +177,8 @@ func (a *Adapter) Send(_ context.Context, out channels.Outbound) error {
 	defer a.mu.Unlock()
 	var err error
 	if a.opts.Interactive {
-		_, err = fmt.Fprintf(a.opts.Out, "\nhaven> %s\n", indent(out.Text))
+		// The prompt follows each reply: the person may type again.
+		_, err = fmt.Fprintf(a.opts.Out, "\rhaven> %s\n\nyou> ", indent(out.Text))
 	} else {
 		_, err = fmt.Fprintf(a.opts.Out, "haven> %s\n", indent(out.Text))
 	}
@@ -197,26 +188,13 @@ func (a *Adapter) Send(_ context.Context, out channels.Outbound) error {
 	return nil
 }
 
-// TurnDone is called by the Hub when a turn's replies are all delivered; in
-// interactive mode it shows the next prompt.
-func (a *Adapter) TurnDone(channels.Conversation) {
-	if !a.opts.Interactive {
-		return
-	}
-	a.prompt()
-	select {
-	case a.reply <- struct{}{}:
-	default:
-	}
-}
-
 func (a *Adapter) prompt() {
 	if !a.opts.Interactive {
 		return
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	fmt.Fprint(a.opts.Out, "\nyou> ")
+	fmt.Fprint(a.opts.Out, "you> ")
 }
 
 // indent aligns continuation lines under the first line's text.

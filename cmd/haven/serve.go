@@ -66,7 +66,9 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Workers:      cfg.Hub.Workers,
 		MaxQueued:    cfg.Hub.MaxQueued,
 		DrainTimeout: cfg.Hub.DrainTimeout,
-		Logger:       log,
+		// A terminal has no platform rate limit to respect.
+		NoRateLimit: useConsole,
+		Logger:      log,
 	})
 	if useConsole {
 		hub.Register(console.New(console.Options{

@@ -1,0 +1,40 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// LoadOffset returns the value last saved under key, or 0 and no error when
+// nothing was saved. Adapters keep their platform cursors here (Telegram's
+// last update_id).
+func (s *Store) LoadOffset(ctx context.Context, key string) (int64, error) {
+	var v int64
+	err := s.r.QueryRowContext(ctx, `SELECT value FROM offsets WHERE key = ?`, key).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, nil
+	case err != nil:
+		return 0, fmt.Errorf("load offset %q: %w", key, s.classify(err))
+	}
+	return v, nil
+}
+
+// SaveOffset durably stores v under key, replacing what was there.
+func (s *Store) SaveOffset(ctx context.Context, key string, v int64) error {
+	if key == "" {
+		return errors.New("save offset: empty key")
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO offsets (key, value, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+			key, v, ts(s.now()))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save offset %q: %w", key, err)
+	}
+	return nil
+}

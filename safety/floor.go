@@ -71,7 +71,20 @@ type match struct {
 // Assess assesses one message with its recent history.
 func (f *Floor) Assess(in Input) Assessment {
 	canon := normalize(in.Text, f.lex)
-	cur := f.scan(canon)
+	var hist []string
+	histTalk := false
+	if len(in.History) > 0 {
+		h := in.History
+		if len(h) > windowTurns {
+			h = h[len(h)-windowTurns:]
+		}
+		for _, m := range h {
+			c := normalize(m, f.lex)
+			hist = append(hist, c)
+			histTalk = histTalk || suicideTalkRe.MatchString(c)
+		}
+	}
+	cur := f.scan(canon, histTalk)
 
 	a := Assessment{Path: []string{"floor"}}
 	best := cur.best()
@@ -100,7 +113,7 @@ func (f *Floor) Assess(in Input) Assessment {
 
 	// Window: risk spread over the last few messages.
 	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(canon)) {
-		w := f.window(in.History, canon, cur)
+		w := f.window(hist, cur)
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -142,18 +155,27 @@ func (s scanResult) best() match {
 
 var (
 	suicideTalkRe = regexp.MustCompile(`\b(?:suicid\w*|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`)
-	timingRe      = regexp.MustCompile(`\b(?:tonight|today|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`)
-	prepRe        = regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`)
+	// aftermathRe are words around an ingestion or attempt in progress.
+	aftermathRe = regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now)\b`)
+	timingRe    = regexp.MustCompile(`\b(?:tonight|today|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`)
+	prepRe      = regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`)
 )
 
-// scan runs every rule over canon and applies the modifiers.
-func (f *Floor) scan(canon string) scanResult {
+// windowTurns is how many earlier messages the window reads.
+const windowTurns = 4
+
+// scan runs every rule over canon and applies the modifiers. context says
+// whether earlier messages talked about death or suicide.
+func (f *Floor) scan(canon string, context bool) scanResult {
 	var res scanResult
 	if canon == "" {
 		return res
 	}
 	clauses := clauseBounds(canon)
 	recovered := recoveryRe.MatchString(canon)
+	res.suicideTalk = suicideTalkRe.MatchString(canon)
+	fams := distressFamilies(canon)
+	context = context || res.suicideTalk || fams > 0 || aftermathRe.MatchString(canon)
 	for i := range f.rules {
 		r := &f.rules[i]
 		locs := r.re.FindAllStringIndex(canon, -1)
@@ -179,12 +201,18 @@ func (f *Floor) scan(canon string) scanResult {
 				}
 				continue
 			}
+			if len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy) {
+				continue
+			}
 			m := match{rule: r, level: r.level, conf: r.conf, note: ruleNote(r)}
 			mod := ""
+			if r.needsContext && !context {
+				m.level, mod = min(m.level, 1), "no_context"
+			}
 			switch {
 			case idiomRe.MatchString(canon[loc[0]:min(len(canon), loc[1]+24)]) && r.weak:
 				m.level, mod = 0, "idiom"
-			case !r.noNegate && negatedBefore(prefix):
+			case !r.noNegate && !startsWithSubject(canon[loc[0]:loc[1]]) && negatedBefore(prefix):
 				m.level, mod = 0, "negated"
 				if strings.HasSuffix(strings.TrimSpace(prefix), "dont") || strings.HasSuffix(strings.TrimSpace(prefix), "dont really") {
 					// "I don't want to kill myself, but..." is ambivalence.
@@ -224,7 +252,6 @@ func (f *Floor) scan(canon string) scanResult {
 			res.matches = append(res.matches, m)
 		}
 	}
-	res.suicideTalk = suicideTalkRe.MatchString(canon)
 	res.timing = timingRe.MatchString(canon)
 	res.prep = prepRe.MatchString(canon)
 	// Combinations within one message.
@@ -232,6 +259,19 @@ func (f *Floor) scan(canon string) scanResult {
 	if b.level >= 2 && (res.timing || res.prep) && b.level < 3 && !pastOnly(res) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
 		res.path = append(res.path, "combine:ideation+timing_or_prep")
+	}
+	if b.level <= 1 {
+		warnRules := 0
+		for _, m := range res.matches {
+			if m.level == 1 && m.rule != nil && strings.HasPrefix(m.rule.id, "warn.") {
+				warnRules++
+			}
+		}
+		if n := max(fams, warnRules); n >= 3 || (n >= 2 && res.suicideTalk) {
+			res.matches = append(res.matches, match{level: 2, conf: 0.6, note: "several warning signs together"})
+			res.path = append(res.path, "combine:warning_density")
+			b = res.best()
+		}
 	}
 	if b.level == 1 && res.prep && res.suicideTalk {
 		res.matches = append(res.matches, match{level: 2, conf: 0.7, note: "warning signs with preparation"})
@@ -250,17 +290,13 @@ func pastOnly(res scanResult) bool {
 	return true
 }
 
-// window reads the current message together with the recent history so
-// that risk spread over several messages is seen.
-func (f *Floor) window(history []string, canon string, cur scanResult) match {
-	const maxTurns = 4
-	if len(history) > maxTurns {
-		history = history[len(history)-maxTurns:]
-	}
+// window reads the current message together with the recent history (in
+// canonical form) so that risk spread over several messages is seen.
+func (f *Floor) window(history []string, cur scanResult) match {
 	var best match
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
 	for _, h := range history {
-		hs := f.scan(normalize(h, f.lex))
+		hs := f.scan(h, false)
 		hb := hs.best()
 		if hb.level >= 2 {
 			anyIdeation = true
@@ -312,15 +348,21 @@ func clauseOf(canon string, bounds []int, off int) (int, int) {
 	return start, end
 }
 
+// negatedBefore reports a negator in the last three words before a match
+// ("I would never kill myself", "not going to"). It stops at a subject or a
+// conjunction (the negation belongs to another statement) and ignores
+// negators that do not negate what follows ("not only", "dont know if",
+// "not actively suicidal" still says passive ideation).
 func negatedBefore(prefix string) bool {
 	toks := strings.Fields(prefix)
 	n := len(toks)
 	for k := n - 1; k >= 0 && k >= n-3; k-- {
 		t := toks[k]
+		if stopWords[t] {
+			return false
+		}
 		if negators[t] {
-			// "not only", "not sure if", "dont know if", "cant" are not
-			// negations of what follows.
-			if k+1 < n && (toks[k+1] == "only" || toks[k+1] == "sure" || toks[k+1] == "know" || toks[k+1] == "even" || toks[k+1] == "care") {
+			if k+1 < n && negatorExceptions[toks[k+1]] {
 				continue
 			}
 			return true
@@ -331,6 +373,56 @@ func negatedBefore(prefix string) bool {
 	}
 	return false
 }
+
+var stopWords = map[string]bool{"and": true, "but": true, "so": true, "because": true, "that": true, "which": true, "who": true, "if": true, "or": true, "then": true}
+
+var negatorExceptions = map[string]bool{"only": true, "sure": true, "know": true, "even": true, "care": true, "actively": true, "just": true, "really": false}
+
+// startsWithSubject reports a match that begins with its own first-person
+// subject, so that a negation before it belongs to an earlier statement.
+func startsWithSubject(m string) bool {
+	first, _, _ := strings.Cut(m, " ")
+	switch first {
+	case "i", "im", "ive", "ill", "id":
+		return true
+	}
+	return false
+}
+
+// followedBy reports whether rest starts with one of words.
+func followedBy(rest string, words []string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	next, _, _ := strings.Cut(rest, " ")
+	for _, w := range words {
+		if next == w {
+			return true
+		}
+	}
+	return false
+}
+
+// distressFamilies are groups of warning-sign wording; several different
+// families in one message read as more than a passing bad mood.
+var distressFamilies = func() func(string) int {
+	fams := []*regexp.Regexp{
+		regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)\b`),
+		regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just) (?:tired|exhausted)(?: \.|$)|exhausted|worn out|drained)\b`),
+		regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no future|no hope|hopeless|never get better|wont get better)\b`),
+		regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`),
+		regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`),
+		regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`),
+		regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`),
+	}
+	return func(canon string) int {
+		n := 0
+		for _, re := range fams {
+			if re.MatchString(canon) {
+				n++
+			}
+		}
+		return n
+	}
+}()
 
 // thirdPartySubject reports whether the nearest subject before a match is
 // someone other than the writer.

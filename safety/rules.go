@@ -36,7 +36,13 @@ type rule struct {
 	noNegate bool
 	// selfInjury sets the self_injury flag.
 	selfInjury bool
-	re         *regexp.Regexp
+	// needsContext marks phrases that are risk only when the message (or
+	// the window) also talks about death or suicide ("I have a plan", "I'm
+	// going to do it"); without it the level is capped at 1.
+	needsContext bool
+	// notFollowedBy lists next words that cancel a match ("end it" + "with").
+	notFollowedBy []string
+	re            *regexp.Regexp
 }
 
 // Pattern macros, expanded before compiling. Every pattern works on the
@@ -81,7 +87,7 @@ var ruleTable = []rule{
 	{id: "prep.ledge", level: 3, conf: 0.85, src: `(?:standing|sitting|im) (?:on|at) (?:the|a) (?:edge|ledge|bridge|roof|rooftop|tracks|railing)(?: of)?`},
 	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose|od)`},
 	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
-	{id: "attempt.did", level: 3, conf: 0.85, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
+	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
 	{id: "goodbye.final", level: 3, conf: 0.85, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
 	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:everyone|world|everybody|forever|for good|cruel world)`},
@@ -93,7 +99,7 @@ var ruleTable = []rule{
 
 	// ---- level 2: wish to be dead, active thoughts, method, self-injury ----
 	{id: "ideation.selfkill", level: 2, conf: 0.9, weak: true, src: `{selfkill}`},
-	{id: "ideation.want_selfkill", level: 2, conf: 0.9, src: `{want} {adv}(?:{selfkill}|suicide|killing myself|dying|death|ending it)`},
+	{id: "ideation.want_selfkill", level: 2, conf: 0.9, src: `{want} {adv}(?:{selfkill}|suicide|killing myself|dying|ending it)`},
 	{id: "ideation.suicidal", level: 2, conf: 0.9, src: `(?:{i}|me|feel|feeling|felt|been|getting|get|got|am|so|very|really|extremely|super|more|actively|passively|mildly|pretty|quite|always|still|again|becoming|became) {adv}suicidal`},
 	{id: "ideation.suicidal_thoughts", level: 2, conf: 0.85, src: `(?:my|having|have|had|with|these|the|constant|intrusive|recurring|strong|bad|dark) {adv}suicid(?:al|e) (?:thoughts|ideation|feelings|urges|tendencies|thinking|mood|episodes?|crisis|plans?)`},
 	{id: "ideation.suicide_option", level: 2, conf: 0.85, src: `suicide (?:is|seems|feels|sounds) (?:like )?(?:the|my|an|a) (?:only|best|last|real|easy|easiest|good|viable|reasonable|logical|final) ?(?:option|way out|answer|choice|solution|escape|thing left)?`},
@@ -109,7 +115,7 @@ var ruleTable = []rule{
 	{id: "ideation.death_relief", level: 2, conf: 0.8, src: `(?:death|dying|suicide|not existing|being dead) (?:would be|will be|is|seems|feels like|sounds like|would feel like|is the only|seems like) (?:a |the |my )?(?:relief|release|escape|mercy|blessing|peace|only way out|only option|answer|best option|better option|way out|gift|sweet|welcome|a relief|better than (?:this|living|life))`},
 	{id: "ideation.welcome_death", level: 2, conf: 0.8, src: `(?:welcome|long for|longing for|yearn for|crave|craving|embrace|waiting for|praying for|ready for|begging for|look forward to) {adv}death`},
 	{id: "ideation.rather_dead", level: 2, conf: 0.75, weak: true, src: `(?:id|i would|i) {adv}rather (?:be dead|die|not be alive|not exist|not be here)(?: (?:than|then) (?:live|living|go on|keep living|be alive|this|continue))?`},
-	{id: "ideation.think_dying", level: 2, conf: 0.8, src: `(?:thinking|thoughts|think|thought|obsessing|fixated|fantasi[sz]ing|dreaming|daydreaming|daydream|fantasi[sz]e) (?:about|of) (?:my own death|dying|being dead|my death|not existing|not being here|not being alive|ending it|ending things|ending my life|taking my life|how (?:i would|to) die|death (?:a lot|constantly|all the time|every day))`},
+	{id: "ideation.think_dying", level: 2, conf: 0.8, src: `(?:thinking|thoughts|think|thought|obsessing|fixated|fantasi[sz]ing|dreaming|daydreaming|daydream|fantasi[sz]e) (?:about|of) (?:my own death|dying|being dead|my death|not existing|not being here|not being alive|ending it|ending things|ending my life|taking my life|how (?:i would|to) die)`},
 	{id: "ideation.kill_me_wish", level: 2, conf: 0.75, src: `(?:wish|hope|pray|praying|want|hoping) (?:someone|somebody|something|god|a car|a bus|the universe|it) (?:would|will|could|to) (?:just )?(?:kill me|end me|end my life|take my life|take me|hit me|shoot me|murder me)`},
 	{id: "ideation.method", level: 2, conf: 0.85, src: `(?:how (?:many|much) {means}|how (?:much|many) (?:of )?(?:my )?\w+ (?:would|will|does it take to) (?:kill|overdose)|lethal dose|painless (?:way|ways|method|methods) to (?:die|go|end it|kill)|(?:easiest|quickest|fastest|best|surest|least painful|most painless) (?:way|ways|method|methods) to (?:die|kill myself|end it|end my life|commit suicide|od|overdose)|how (?:to|do i|can i|would i|could i|should i) (?:kill myself|end my life|commit suicide|die painlessly|overdose|od|hang myself|tie a noose|slit my wrists)|how long does it take to (?:die|bleed out|suffocate|drown)|enough {means} to (?:die|kill|overdose|end it|do it))`},
 	{id: "ideation.overdose", level: 2, conf: 0.8, src: `{want} {adv}(?:overdose|od|take (?:all )?(?:my|the|a bunch of|all the) {means}|swallow (?:all )?(?:my|the) {means}|jump|hang|drown|cut my (?:wrists|throat)|slit|shoot)`},
@@ -156,8 +162,64 @@ var ruleTable = []rule{
 	{id: "abuse.hurt", kind: kindAbuse, conf: 0.7, src: `(?:he|she|they|my (?:\w+)) (?:hits|hit|beats|beat|chokes|choked|strangles|strangled|rapes|raped|abuses|abused|hurts|threatens|threatened|assaulted|molested|touches|touched) me|(?:im|i am|i was|being|been) (?:being )?(?:abused|raped|molested|beaten|assaulted|hit|threatened|trafficked)|(?:afraid|scared) (?:he|she|they) (?:will|is going to|gonna) (?:kill|hurt) me|not safe at home|(?:he|she|they) (?:will|is going to|said (?:he|she|they) would) kill me`},
 }
 
-// compiledRules is ruleTable with every pattern compiled.
-var compiledRules = compileRules(ruleTable)
+// moreRules hold the families of indirect wording people use: ingestion in
+// progress, method seeking, passive wishes, "do it"/"end it" in context,
+// reasons to live, goodbyes.
+var moreRules = []rule{
+	// attempts in progress and ingestion
+	{id: "attempt.ingest_large", level: 3, conf: 0.85, src: `(?:took|taken|taking|swallowed|swallowing|drank|downed|ingested|chugged|popped) (?:a |an |the )?(?:total of |about |around |over |like |at least )?(?:handful|bottle|bottles|whole bottle|whole pack|box|boxes|packet|packets|entire bottle|entire pack|all (?:of )?(?:my|the|his|her)|too (?:much|many)|way too (?:much|many)|a bunch|a lot|so many|an overdose|a fatal|a lethal)(?: of)?`},
+	{id: "attempt.ingest_dose", level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|taking|swallowed|drank|downed|ingested|chugged|popped|ive taken|just took) (?:a |an |the )?(?:total of |about |around |over |like |at least |some )?\d+ ?(?:mg|g|grams|pills|tablets|caps|capsules|of|x)?`},
+	{id: "attempt.ingest_drug", level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|swallowed|drank|downed|ingested|chugged) (?:some |a lot of |a bunch of |all (?:of )?(?:my |the )?)?(?:\d+ ?(?:mg|g)? )?(?:of )?(?:my )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|naproxen|aspirin|benadryl|diphenhydramine|sertraline|quetiapine|olanzapine|venlafaxine|trazodone|lithium|insulin|xanax|oxy|oxycodone|morphine|fentanyl|heroin|bleach|antifreeze|poison|rat poison|washer fluid|wiper fluid|antidepressants|anti depressants)`},
+	{id: "attempt.overdosing_now", level: 3, conf: 0.85, src: `(?:{i} )?(?:overdosing|overdosed|am overdosing|just overdosed)(?: right now| now| tonight| again| on)?`},
+	{id: "attempt.hope_works", level: 3, conf: 0.8, needsContext: true, src: `(?:hope|hoping|pray|praying) (?:that )?(?:this|it|they|these) (?:works?|will work|does the (?:trick|job)|will do the (?:trick|job)|is the end|kills? me|is enough)`},
+	{id: "attempt.commit_bare", level: 2, conf: 0.75, src: `(?:{want}|{intend}|{tried}|almost|nearly|about|feel like|feeling like|thinking of|close to|urge to) {adv}commit(?:ting|ted)?(?: suicide)?(?: \.|$| today| tonight| soon| tomorrow| again| for| but| and| because| im| i| this| now| already| yet)`},
+	{id: "attempt.going_through", level: 3, conf: 0.75, needsContext: true, src: `(?:going through with it|went through with it|go through with it (?:tonight|today|this time|soon|now)|backed out (?:at the last|last)|(?:chickened|pulled) out (?:at the last|last minute))`},
+	{id: "attempt.count", level: 3, conf: 0.8, src: `(?:two|three|four|five|several|multiple|many|\d+|few|an|one|the|that) (?:suicide )?attempts?(?: this (?:year|month|week)| last| before| already| in)`, notFollowedBy: []string{"to", "at"}},
+	{id: "attempt.in_an", level: 3, conf: 0.8, src: `in an attempt(?: to (?:die|end it|end my life|kill myself|commit))?(?: \.|$| then| and| but| last| yesterday| today)`},
+
+	// plans, dates, finality in context
+	{id: "intent.plan_bare", level: 3, conf: 0.7, needsContext: true, src: `(?:ive|i have|ive got|i have got|ive made|i made) (?:a|my|the) (?:plan|date|day)(?: \.|$| and| but| now| already| ready| set| for)`},
+	{id: "intent.date_dead", level: 3, conf: 0.8, src: `(?:supposed|going|meant|planning|planned) to be (?:dead|gone) (?:by|in|before|on|after)`},
+	{id: "intent.do_it", level: 2, conf: 0.7, needsContext: true, src: `(?:{intend}|{want}|courage to|guts to|strength to|could just|should just|why not just|just going to|finally) {adv}(?:do it|doing it|end it|ending it|go through with it|let go)`, notFollowedBy: []string{"with", "for", "again", "right", "better", "properly", "myself"}},
+	{id: "intent.do_it_soon", level: 3, conf: 0.75, needsContext: true, src: `(?:do it|doing it|end it|ending it) (?:tonight|today|tomorrow|this weekend|soon|on (?:the )?\d+|on (?:christmas|new years|my birthday)|before|after|when|once)`},
+	{id: "intent.method_plan", level: 3, conf: 0.8, src: `(?:planning|planned|plan|going|decided|ready|about) (?:for (?:about |a |the |weeks|months|days|\w+ )*(?:now )?)?(?:to|on) (?:jump(?:ing)? (?:off|from|in front)|hang(?:ing)? myself|shoot(?:ing)? myself|overdos(?:e|ing)|od|drown(?:ing)? myself|slit(?:ting)?|take all|swallow)`},
+	{id: "goodbye.sign_off", level: 3, conf: 0.75, needsContext: true, src: `(?:this is me signing off|signing off for good|(?:my|this is my|this is the) (?:last|final|finale) (?:post|message|goodbye|words|entry)|see you (?:all )?on the other side|(?:goodbye|bye|farewell) (?:friends|all|guys|reddit|everyone|my friends|cruel|fucked up world)|sorry (?:everyone|guys|mom|dad|for everything) (?:goodbye|bye|i love you))`},
+	{id: "goodbye.alone", level: 2, conf: 0.6, needsContext: true, src: `^(?:goodbye|bye|farewell)(?: \.|$)|(?:\. |^)(?:goodbye|farewell)(?: \.|$)`},
+
+	// method seeking, means
+	{id: "method.seek", level: 2, conf: 0.8, src: `(?:painless|pain free|quick|quickest|fastest|easiest|peaceful|surest|best|effective|reliable) (?:suicide|way to go|way out|method|methods|death|exit|way to die|ways to die|way to end it)|(?:what|which) (?:pills|meds|drugs|medication|poison) (?:can|could|will|would) (?:cause death|kill|do the job|end it|make me die)|(?:can|could|would|will|does) (?:chugging|taking|drinking|overdosing on|eating|mixing) \w+(?: \w+)? (?:kill (?:you|me|someone|a person)|be fatal|be lethal)|how painful (?:would it be|is it|it would be) to die|(?:exit|leave) (?:permanently|this world permanently)|make an exit|how (?:do|can|would) (?:i|you|someone|one) (?:make it look like|make it appear|fake) an accident|suicide without (?:making it|it) (?:look|appear)|price of cyanide|cyanide price|buy cyanide|(?:where|how) (?:to|can i|do i) (?:get|buy) (?:a gun|cyanide|poison|a noose|helium)`},
+	{id: "method.wish_means", level: 2, conf: 0.75, src: `(?:wish|if only) (?:i had|i could get|i owned) (?:a|the|my) (?:gun|rope|pills|bullet)|pull the trigger|bleed out|open (?:my|the) (?:veins|arteries|artery|brachial|wrists)|(?:slit|cut|slice|open) (?:my )?(?:wrists|veins|throat|brachial)(?: open)?|(?:noose|belt) (?:around|on) my neck|head (?:down )?on (?:the )?(?:train )?tracks|in front of (?:a|the) train`},
+	{id: "method.think", level: 2, conf: 0.8, src: `(?:thinking|think|thought|thoughts|dreaming|fantasi[sz]ing|urges?|tempted) (?:about|of|to) (?:hurling|throwing|hanging|shooting|drowning|stabbing|killing|poisoning|injecting|overdosing|jumping|gassing|suffocating|starving|cutting|slitting|burning) (?:myself|my (?:wrists|throat|arms))`},
+	{id: "method.means_have", level: 2, conf: 0.7, needsContext: true, src: `(?:ive|i have|got|have|all i have (?:is|are)|now all i have are) (?:about |around |over |like )?(?:\d+|a bottle of|a bunch of|enough|these|the|my) ?(?:or so )?(?:\d+ ?mg )?(?:pills|tablets|meds|paracetamol|tylenol|ibuprofen|sleeping pills|rope|gun|razor|razors|blades)`},
+	{id: "prep.with_me", level: 3, conf: 0.8, src: `(?:ive|i have|got) (?:a|the|my) (?:rope|noose|gun|knife|blade|razor|pills) (?:with me|next to me|in (?:my|the) (?:room|bag|car|pocket|hand|drawer)|ready|set up|tied)`},
+
+	// passive wishes and indirect ideation
+	{id: "passive.reason_live", level: 2, conf: 0.7, noNegate: true, src: `(?:need|needs|find|finding|give me|looking for|struggling to find|cant find|cant think of|dont have|dont have any|dont have much|lost|losing|lost my|what is my|whats my|was my|he was my|she was my|only|no) (?:a |any |more |much |one |the |my )?reasons? (?:to|for) (?:live|living|keep living|be alive|stay|stay alive|keep going|exist|not die|go on)`},
+	{id: "passive.only_here", level: 2, conf: 0.7, src: `(?:im only (?:here|alive|staying|still here)|the only (?:thing|reason|things) (?:keeping me|that keeps me|im still|i am still|i stay|stopping me|holding me)|only (?:staying|here|alive|sticking around) (?:for|because|so)|if (?:it wasnt|it werent|i didnt have|not) for (?:my |her |him |them )?\w+ id (?:already )?be (?:gone|dead)|(?:id|i would) (?:already )?be (?:gone|dead) (?:if|by now|already)|whats (?:keeping|stopping) me|what stops me is)`},
+	{id: "passive.leave_world", level: 2, conf: 0.75, src: `(?:want|wanna|wish|ready|going|time) to (?:leave|exit|depart) (?:this|the) (?:earth|world|planet|life)|(?:world|everyone|everybody|they) (?:would be|will be|is|could) (?:a )?(?:better|happier) (?:place )?(?:off )?without me|(?:world|they|everyone) (?:can|could) (?:use|do with) one less|one less (?:of me|person like me)`},
+	{id: "passive.easier_gone", level: 2, conf: 0.75, src: `(?:easier|better|simpler|best) (?:for everyone )?(?:if i (?:was|were|wasnt|werent|just|didnt|died|wasnt here|was gone|were gone|just disappeared)|to just (?:be gone|not be here|not exist|disappear|die|end it)|when im gone)`},
+	{id: "passive.take_me", level: 2, conf: 0.7, weak: true, src: `(?:and|just|please|someone|somebody) end me|(?:god|lord|universe|death) (?:please |just )?(?:take me|come get me|come for me|end me)|pray(?:ing)? (?:to god )?(?:for god )?(?:to )?(?:just )?take me|(?:when|why) (?:will|wont) (?:you|god|death) (?:just )?take me|let me die|kill me (?:already|now please|please)|end me already`},
+	{id: "passive.never_wake", level: 2, conf: 0.75, src: `(?:wake up dead|permanent (?:slumber|sleep)|eternal (?:sleep|rest|slumber)|sleep (?:forever|and never wake)|close my eyes (?:one last time|forever|and never)|never (?:have to )?wake up (?:again)?|drift off (?:forever|and never)|hope i (?:dont|never) (?:make it|survive|wake)|into (?:oblivion|nothingness|the void forever))`},
+	{id: "passive.life_end", level: 2, conf: 0.7, src: `(?:want|wait|waiting|wish|hoping|ready) (?:for )?(?:my )?life to (?:end|stop|be over)|(?:want|wish|need) (?:it|it all|everything|all of it|all of this|this all|my life) to (?:end|be over|stop)|want (?:it|this|everything) (?:all )?over(?: with)?`, notFollowedBy: []string{"with", "so", "soon", "quickly"}},
+	{id: "passive.no_point_me", level: 2, conf: 0.7, src: `no point (?:of|in) me (?:being|living|existing|staying)|why (?:am i|should i) (?:even )?(?:still )?(?:alive|existing|living|here)|why (?:the fuck |tf )?am i (?:still )?(?:existing|alive)|(?:better|best) (?:to|if i) (?:just )?die|(?:dont|do not) (?:know if i (?:can|want to)|think i can|think i want to) (?:keep )?(?:live|living|go on|stay alive|keep going)|(?:cant|dont want to) (?:continue|keep) (?:to )?(?:live|living)|(?:seeing|imagining|picture|picturing) myself (?:dying|dead|die)`},
+	{id: "passive.gone", level: 2, conf: 0.65, needsContext: true, src: `(?:want|wish|need|ready) to (?:be gone|go away forever|not be here anymore|not be around|rest forever|rest in peace)|(?:i need to|its time to|time for me to) go(?: \.|$| now| forever)`},
+	{id: "passive.dying_ok", level: 2, conf: 0.65, src: `(?:wouldnt|would not|dont|do not|wouldnt even) (?:mind|care) (?:if i|dying|being dead|to die)(?: died| was dead| were dead| didnt wake| got hit| passed| died in)?`},
+	{id: "passive.suicidal_word", level: 2, conf: 0.75, src: `suicidal(?: \.|$| and| but| again| thoughts| ideation| feelings| urges| lately| today| tonight| right now| now| all the time| because| since| when| for| as| so| or| with)`, notFollowedBy: []string{"friend", "person", "people", "patients", "patient", "teen", "teens", "individuals", "behavior", "behaviour", "risk"}},
+	{id: "passive.suicide_thought", level: 2, conf: 0.75, src: `(?:suicide|suicidal) (?:thoughts|ideation|urges|feelings) (?:have|has|are|keep|came|come|hit|hits|is|plague|plagued|return|returned|creep|crept|consume)`},
+	{id: "passive.die_soon", level: 2, conf: 0.65, needsContext: true, src: `(?:im|i am) (?:going to|gonna) die (?:soon|tonight|today|anyway|anyways|one day by my own)`},
+
+	{id: "passive.more", level: 2, conf: 0.7, src: `(?:want to|wish to|wish i could|wish i can|wanna) (?:no longer|not) (?:be here|exist|be alive|live|wake up)|die in my sleep|(?:cant|dont want to) be (?:here|on this earth|in this world|alive) (?:anymore|any longer)|(?:suicide|killing myself|dying|death|ending it) (?:has been|is|keeps|was|been) (?:on|in|crossing) my mind|debating (?:suicide|killing myself|ending it)|(?:all|the only thing) i (?:ever )?(?:think|thought) (?:about|of) is (?:dying|death|suicide|killing myself|ending it)|(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i|when i|once i)|(?:wish i can|wish i could) (?:just )?die|(?:dont know|idk|not sure) how to (?:just )?die|how to (?:just )?die|(?:courage|guts|nerve|strength) to (?:jump|do it|end it|go through with it|kill myself|pull the trigger)|(?:reason|reasons) (?:not to|why i shouldnt|i shouldnt) (?:do it|kill myself|die|end it|end my life|jump)|why i shouldnt (?:do it|kill myself|die|end it)`},
+	{id: "passive.way_out", level: 2, conf: 0.65, needsContext: true, src: `(?:need|want|looking for|find|found|only) (?:a |the )?way out|i (?:just )?want out|(?:been|am|im|keep) (?:really )?thinking about it|(?:lose|losing|lost) (?:my|the) (?:battle|fight)|the way out (?:for me )?is|(?:leave|exit) this existence`},
+	{id: "intent.die_plan", level: 3, conf: 0.8, src: `(?:intend to|decided to|ready to|planning to|plan to|going to) (?:\w+ ){0,3}(?:and )?(?:die|suffocate|drown)(?: \.|$| tonight| today| now)|(?:place|spot|date|day|method|bridge|building) (?:all )?(?:picked out|chosen|selected|set)`},
+	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}|{tried} (?:to )?(?:hang|drown|suffocate|poison|strangle|overdose|od|slit my|jump off)`},
+
+	// self-injury, more
+	{id: "selfharm.been", level: 2, conf: 0.8, selfInjury: true, src: `(?:{i}|been|started|start|keep|kept|went back to|back to|stop|quit|struggling with|struggle with|addicted to|rather|would rather) {adv}(?:cutting|burning|self harming|harming myself|hurting myself|self harm|self harm myself|sh)(?: again| myself| my| for| since| every| daily| \.|$| and| but)`},
+	{id: "selfharm.last_time", level: 2, conf: 0.7, selfInjury: true, src: `(?:since|last time) i (?:hurt|cut|burned|harmed) myself`},
+}
+
+// compiledRules is ruleTable and moreRules with every pattern compiled.
+var compiledRules = compileRules(append(append([]rule(nil), ruleTable...), moreRules...))
 
 // compilePattern expands the macros, folds the literal letters of the
 // pattern with the text's homoglyph fold (so that patterns and text share
@@ -165,7 +227,38 @@ var compiledRules = compileRules(ruleTable)
 func compilePattern(src string) (*regexp.Regexp, error) {
 	x := macros.Replace(src)
 	x = foldPattern(x)
+	x = canonPattern(x)
 	return regexp.Compile(`(?:^|\b)(?:` + x + `)(?:\b|$)`)
+}
+
+// patternContractions are the normalizer's contractions, applied to the
+// pattern sources too so a pattern may say "i have" and still match.
+var patternContractions = []struct {
+	re  *regexp.Regexp
+	out string
+}{
+	{regexp.MustCompile(`\bi have\b`), "ive"},
+	{regexp.MustCompile(`\bi am\b`), "im"},
+	{regexp.MustCompile(`\bi will\b`), "ill"},
+	{regexp.MustCompile(`\bi would\b`), "id"},
+	{regexp.MustCompile(`\bi had\b`), "id"},
+	{regexp.MustCompile(`\bdo not\b`), "dont"},
+	{regexp.MustCompile(`\bdoes not\b`), "doesnt"},
+	{regexp.MustCompile(`\bdid not\b`), "didnt"},
+	{regexp.MustCompile(`\bcan not\b|\bcannot\b`), "cant"},
+	{regexp.MustCompile(`\bwill not\b`), "wont"},
+	{regexp.MustCompile(`\bwould not\b`), "wouldnt"},
+	{regexp.MustCompile(`\bwanna\b`), "want to"},
+	{regexp.MustCompile(`\bgonna\b`), "going to"},
+}
+
+// canonPattern rewrites a pattern source with the normalizer's
+// contractions.
+func canonPattern(x string) string {
+	for _, c := range patternContractions {
+		x = c.re.ReplaceAllString(x, c.out)
+	}
+	return x
 }
 
 // foldPattern applies foldRune to the literal letters of a pattern source,
@@ -237,6 +330,9 @@ func patternWords() []string {
 		flush()
 	}
 	for _, r := range ruleTable {
+		add(macros.Replace(r.src))
+	}
+	for _, r := range moreRules {
 		add(macros.Replace(r.src))
 	}
 	for _, w := range modifierWords {

@@ -338,6 +338,8 @@ var slangPhrases = []struct {
 	{[]string{"ctb"}, []string{"kill", "myself"}},
 	{[]string{"catch", "the", "bus"}, []string{"kill", "myself"}},
 	{[]string{"off", "myself"}, []string{"kill", "myself"}},
+	// "to of myself" is never English: a stretched "off" squeezed to "of".
+	{[]string{"to", "of", "myself"}, []string{"to", "kill", "myself"}},
 	{[]string{"offing", "myself"}, []string{"killing", "myself"}},
 	{[]string{"neck", "myself"}, []string{"kill", "myself"}},
 	{[]string{"an", "hero"}, []string{"kill", "myself"}},

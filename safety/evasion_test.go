@@ -154,20 +154,20 @@ func TestEvasionIdiomsStillNotCrisis(t *testing.T) {
 
 func TestNormalizeUndoesEvasion(t *testing.T) {
 	cases := map[string]string{
-		"ＫＩＬＬ ＭＹＳＥＬＦ":   "kill myself",
-		"k\u200bi\u200bl\u200bl":  "kill",
-		"kіll mysеlf":              "kill myself",
-		"k1ll mys3lf":              "kill myself",
-		"su1c1d3":                  "suicide",
-		"su*cide":                  "suicide",
-		"diiiiie":                  "die",
-		"k i l l m y s e l f":      "kill myself",
-		"k.i.l.l":                  "kill",
-		"I'm sad. Really sad":      "im sad . really sad",
-		"24hrs and 30mg":           "24hrs and 30mg",
-		"kms":                      "kill myself",
-		"I don't want to":          "i dont want to",
-		"café":                     "cafe",
+		"ＫＩＬＬ ＭＹＳＥＬＦ":            "kill myself",
+		"k\u200bi\u200bl\u200bl": "kill",
+		"kіll mysеlf":            "kill myself",
+		"k1ll mys3lf":            "kill myself",
+		"su1c1d3":                "suicide",
+		"su*cide":                "suicide",
+		"diiiiie":                "die",
+		"k i l l m y s e l f":    "kill myself",
+		"k.i.l.l":                "kill",
+		"I'm sad. Really sad":    "im sad . really sad",
+		"24hrs and 30mg":         "24hrs and 30mg",
+		"kms":                    "kill myself",
+		"I don't want to":        "i dont want to",
+		"café":                   "cafe",
 	}
 	for in, want := range cases {
 		if got := Normalize(in); got != want {

@@ -43,6 +43,7 @@ type rule struct {
 	// notFollowedBy lists next words that cancel a match ("end it" + "with").
 	notFollowedBy []string
 	re            *regexp.Regexp
+	fre           filteredRe
 }
 
 // Pattern macros, expanded before compiling. Every pattern works on the
@@ -85,7 +86,7 @@ var ruleTable = []rule{
 	{id: "prep.holding", level: 3, conf: 0.85, src: `(?:holding|have|got) (?:a|the|my) {means} (?:in my hand|right now|to my (?:head|wrist|throat|neck))`},
 	{id: "prep.tied", level: 3, conf: 0.85, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) (?:noose|rope)`},
 	{id: "prep.ledge", level: 3, conf: 0.85, src: `(?:standing|sitting|im) (?:on|at) (?:the|a) (?:edge|ledge|bridge|roof|rooftop|tracks|railing)(?: of)?`},
-	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose|od)`},
+	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose)`},
 	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
@@ -117,8 +118,8 @@ var ruleTable = []rule{
 	{id: "ideation.rather_dead", level: 2, conf: 0.75, weak: true, src: `(?:id|i would|i) {adv}rather (?:be dead|die|not be alive|not exist|not be here)(?: (?:than|then) (?:live|living|go on|keep living|be alive|this|continue))?`},
 	{id: "ideation.think_dying", level: 2, conf: 0.8, src: `(?:thinking|thoughts|think|thought|obsessing|fixated|fantasi[sz]ing|dreaming|daydreaming|daydream|fantasi[sz]e) (?:about|of) (?:my own death|dying|being dead|my death|not existing|not being here|not being alive|ending it|ending things|ending my life|taking my life|how (?:i would|to) die)`},
 	{id: "ideation.kill_me_wish", level: 2, conf: 0.75, src: `(?:wish|hope|pray|praying|want|hoping) (?:someone|somebody|something|god|a car|a bus|the universe|it) (?:would|will|could|to) (?:just )?(?:kill me|end me|end my life|take my life|take me|hit me|shoot me|murder me)`},
-	{id: "ideation.method", level: 2, conf: 0.85, src: `(?:how (?:many|much) {means}|how (?:much|many) (?:of )?(?:my )?\w+ (?:would|will|does it take to) (?:kill|overdose)|lethal dose|painless (?:way|ways|method|methods) to (?:die|go|end it|kill)|(?:easiest|quickest|fastest|best|surest|least painful|most painless) (?:way|ways|method|methods) to (?:die|kill myself|end it|end my life|commit suicide|od|overdose)|how (?:to|do i|can i|would i|could i|should i) (?:kill myself|end my life|commit suicide|die painlessly|overdose|od|hang myself|tie a noose|slit my wrists)|how long does it take to (?:die|bleed out|suffocate|drown)|enough {means} to (?:die|kill|overdose|end it|do it))`},
-	{id: "ideation.overdose", level: 2, conf: 0.8, src: `{want} {adv}(?:overdose|od|take (?:all )?(?:my|the|a bunch of|all the) {means}|swallow (?:all )?(?:my|the) {means}|jump|hang|drown|cut my (?:wrists|throat)|slit|shoot)`},
+	{id: "ideation.method", level: 2, conf: 0.85, src: `(?:how (?:many|much) {means}|how (?:much|many) (?:of )?(?:my )?\w+ (?:would|will|does it take to) (?:kill|overdose)|lethal dose|painless (?:way|ways|method|methods) to (?:die|go|end it|kill)|(?:easiest|quickest|fastest|best|surest|least painful|most painless) (?:way|ways|method|methods) to (?:die|kill myself|end it|end my life|commit suicide|overdose)|how (?:to|do i|can i|would i|could i|should i) (?:kill myself|end my life|commit suicide|die painlessly|overdose|hang myself|tie a noose|slit my wrists)|how long does it take to (?:die|bleed out|suffocate|drown)|enough {means} to (?:die|kill|overdose|end it|do it))`},
+	{id: "ideation.overdose", level: 2, conf: 0.8, src: `{want} {adv}(?:overdose|take (?:all )?(?:my|the|a bunch of|all the) {means}|swallow (?:all )?(?:my|the) {means}|jump|hang|drown|cut my (?:wrists|throat)|slit|shoot)`},
 	{id: "ideation.end_it", level: 2, conf: 0.75, src: `(?:want to|wanted to|going to|gonna|just want to|ready to|about to|thinking (?:about|of)|think about|might|should|will|could|cant wait to|need to|urge to) {adv}(?:end it|end things|end everything|end this|end it all|be done with (?:it all|life|everything|living|this life)|check out|not be here|call it quits on life)(?: \.|$| all| for good| now| tonight| already| forever| soon)`},
 	{id: "ideation.no_point_living", level: 2, conf: 0.75, src: `(?:whats|what is|there is no|theres no|no|dont see (?:the|any)|cant see (?:the|any)|lost (?:the|all)) point (?:in|of|to) (?:living|being alive|life|existing|going on|staying alive|keep living|continuing)`},
 	{id: "ideation.tired_living", level: 2, conf: 0.75, src: `(?:tired|sick|exhausted|done|finished) (?:of|with) (?:living|being alive|existing|life itself|this life|my life|being here|life)`},
@@ -134,7 +135,8 @@ var ruleTable = []rule{
 	// self-injury (level 2, flag)
 	{id: "selfharm.cut", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:cut|cutting|cuts|burn|burned|burnt|burning|scratch|scratching|scratched|hurt|hurting|harm|harming|harmed|hit|hitting|punch|punching|bang|banging) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|stomach|hips?|body))(?: again| last night| yesterday| today| tonight| every night| to feel| because| when| so|$| \.| deep| with)`},
 	{id: "selfharm.want", level: 2, conf: 0.85, selfInjury: true, src: `(?:want to|wanted to|urge to|urges to|need to|tempted to|going to|gonna|itching to|craving|crave|thinking (?:about|of)|started|start|keep|cant stop) {adv}(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|scratch|scratching) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|body))`},
-	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating|sh)(?: again| every| daily| for| since| because| to| when|$| \.| and| but)`},
+	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating)(?: again| every| daily| for| since| because| to| when|$| \.| and| but)`},
+	{id: "selfharm.sh", level: 2, conf: 0.75, selfInjury: true, src: `(?:relapsed on|relapse on|relapsing on|clean from|my|do|did|started|start|stop|stopped|urge to|urges to|want to|to|i|been doing|struggle with|struggling with) sh(?: again| \.|$| and| but| scars| urges| cuts| for| since| every| daily)`},
 	{id: "selfharm.relapse", level: 2, conf: 0.85, selfInjury: true, src: `(?:relapsed|relapse|relapsing|clean from|days clean|months clean|weeks clean|broke my streak|broke my clean streak)(?: on| into| with| from)? (?:self harm|sh|cutting|burning|self injury)?`},
 	{id: "selfharm.fresh", level: 2, conf: 0.8, selfInjury: true, src: `(?:fresh|new|deep|open|bleeding|infected) (?:cuts|wounds|scars|burns)(?: on my| from)`},
 	{id: "selfharm.blade", level: 2, conf: 0.8, selfInjury: true, src: `(?:took|take|grabbed|grab|picked up|used|use) (?:a|the|my) (?:blade|razor|razors|knife|lighter|sharpener blade) (?:to|on|and) (?:my (?:arms?|wrists?|thighs?|legs?|skin)|myself|cut|cutting)`},
@@ -182,7 +184,7 @@ var moreRules = []rule{
 	{id: "intent.date_dead", level: 3, conf: 0.8, src: `(?:supposed|going|meant|planning|planned) to be (?:dead|gone) (?:by|in|before|on|after)`},
 	{id: "intent.do_it", level: 2, conf: 0.7, needsContext: true, src: `(?:{intend}|{want}|courage to|guts to|strength to|could just|should just|why not just|just going to|finally) {adv}(?:do it|doing it|end it|ending it|go through with it|let go)`, notFollowedBy: []string{"with", "for", "again", "right", "better", "properly", "myself"}},
 	{id: "intent.do_it_soon", level: 3, conf: 0.75, needsContext: true, src: `(?:do it|doing it|end it|ending it) (?:tonight|today|tomorrow|this weekend|soon|on (?:the )?\d+|on (?:christmas|new years|my birthday)|before|after|when|once)`},
-	{id: "intent.method_plan", level: 3, conf: 0.8, src: `(?:planning|planned|plan|going|decided|ready|about) (?:for (?:about |a |the |weeks|months|days|\w+ )*(?:now )?)?(?:to|on) (?:jump(?:ing)? (?:off|from|in front)|hang(?:ing)? myself|shoot(?:ing)? myself|overdos(?:e|ing)|od|drown(?:ing)? myself|slit(?:ting)?|take all|swallow)`},
+	{id: "intent.method_plan", level: 3, conf: 0.8, src: `(?:planning|planned|plan|going|decided|ready|about) (?:for (?:about |a |the |weeks|months|days|\w+ )*(?:now )?)?(?:to|on) (?:jump(?:ing)? (?:off|from|in front)|hang(?:ing)? myself|shoot(?:ing)? myself|overdos(?:e|ing)|drown(?:ing)? myself|slit(?:ting)?|take all|swallow)`},
 	{id: "goodbye.sign_off", level: 3, conf: 0.75, needsContext: true, src: `(?:this is me signing off|signing off for good|(?:my|this is my|this is the) (?:last|final|finale) (?:post|message|goodbye|words|entry)|see you (?:all )?on the other side|(?:goodbye|bye|farewell) (?:friends|all|guys|reddit|everyone|my friends|cruel|fucked up world)|sorry (?:everyone|guys|mom|dad|for everything) (?:goodbye|bye|i love you))`},
 	{id: "goodbye.alone", level: 2, conf: 0.6, needsContext: true, src: `^(?:goodbye|bye|farewell)(?: \.|$)|(?:\. |^)(?:goodbye|farewell)(?: \.|$)`},
 
@@ -211,10 +213,10 @@ var moreRules = []rule{
 	{id: "passive.more", level: 2, conf: 0.7, src: `(?:want to|wish to|wish i could|wish i can|wanna) (?:no longer|not) (?:be here|exist|be alive|live|wake up)|die in my sleep|(?:cant|dont want to) be (?:here|on this earth|in this world|alive) (?:anymore|any longer)|(?:suicide|killing myself|dying|death|ending it) (?:has been|is|keeps|was|been) (?:on|in|crossing) my mind|debating (?:suicide|killing myself|ending it)|(?:all|the only thing) i (?:ever )?(?:think|thought) (?:about|of) is (?:dying|death|suicide|killing myself|ending it)|(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i|when i|once i)|(?:wish i can|wish i could) (?:just )?die|(?:dont know|idk|not sure) how to (?:just )?die|how to (?:just )?die|(?:courage|guts|nerve|strength) to (?:jump|do it|end it|go through with it|kill myself|pull the trigger)|(?:reason|reasons) (?:not to|why i shouldnt|i shouldnt) (?:do it|kill myself|die|end it|end my life|jump)|why i shouldnt (?:do it|kill myself|die|end it)`},
 	{id: "passive.way_out", level: 2, conf: 0.65, needsContext: true, src: `(?:need|want|looking for|find|found|only) (?:a |the )?way out|i (?:just )?want out|(?:been|am|im|keep) (?:really )?thinking about it|(?:lose|losing|lost) (?:my|the) (?:battle|fight)|the way out (?:for me )?is|(?:leave|exit) this existence`},
 	{id: "intent.die_plan", level: 3, conf: 0.8, src: `(?:intend to|decided to|ready to|planning to|plan to|going to) (?:\w+ ){0,3}(?:and )?(?:die|suffocate|drown)(?: \.|$| tonight| today| now)|(?:place|spot|date|day|method|bridge|building) (?:all )?(?:picked out|chosen|selected|set)`},
-	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}|{tried} (?:to )?(?:hang|drown|suffocate|poison|strangle|overdose|od|slit my|jump off)`},
+	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}|{tried} (?:to )?(?:hang|drown|suffocate|poison|strangle|overdose|slit my|jump off)`},
 
 	// self-injury, more
-	{id: "selfharm.been", level: 2, conf: 0.8, selfInjury: true, src: `(?:{i}|been|started|start|keep|kept|went back to|back to|stop|quit|struggling with|struggle with|addicted to|rather|would rather) {adv}(?:cutting|burning|self harming|harming myself|hurting myself|self harm|self harm myself|sh)(?: again| myself| my| for| since| every| daily| \.|$| and| but)`},
+	{id: "selfharm.been", level: 2, conf: 0.8, selfInjury: true, src: `(?:{i}|been|started|start|keep|kept|went back to|back to|stop|quit|struggling with|struggle with|addicted to|rather|would rather) {adv}(?:cutting|burning|self harming|harming myself|hurting myself|self harm|self harm myself)(?: again| myself| my| for| since| every| daily| \.|$| and| but)`},
 	{id: "selfharm.last_time", level: 2, conf: 0.7, selfInjury: true, src: `(?:since|last time) i (?:hurt|cut|burned|harmed) myself`},
 }
 
@@ -297,6 +299,7 @@ func compileRules(in []rule) []rule {
 			panic(fmt.Sprintf("safety: rule %s: %v", r.id, err))
 		}
 		r.re = re
+		r.fre = newFilteredRe(re)
 		out[i] = r
 	}
 	return out

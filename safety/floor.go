@@ -154,7 +154,7 @@ func (s scanResult) best() match {
 }
 
 var (
-	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
+	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonight|today|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
@@ -190,7 +190,7 @@ func (f *Floor) scan(canon string, context bool) scanResult {
 	recovered := recoveryRe.matchHits(canon, all)
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
-	context = context || res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all)
+	context = context || res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
 	for i := range f.rules {
 		r := &f.rules[i]
 		if !r.fre.ok(all) {
@@ -390,7 +390,7 @@ func negatedBefore(prefix string) bool {
 	n := len(toks)
 	for k := n - 1; k >= 0 && k >= n-3; k-- {
 		t := toks[k]
-		if stopWords[t] {
+		if stopWords[t] || (firstPers[t] && t != "me" && t != "my" && t != "myself") {
 			return false
 		}
 		if negators[t] {
@@ -438,8 +438,8 @@ func followedBy(rest string, words []string) bool {
 var distressFamilies = func() func(string, hits) int {
 	fams := []filteredRe{
 		newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just) (?:tired|exhausted)(?: \.|$)|exhausted|worn out|drained)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no future|no hope|hopeless|never get better|wont get better)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),

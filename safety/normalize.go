@@ -177,7 +177,9 @@ func normalize(text string, lex *lexicon) string {
 		toks[i] = lex.repairToken(t)
 	}
 	toks = joinSpacedLetters(toks, lex)
-	toks = applySlang(toks)
+	// Slang rewrites can expose more slang ("end my self" -> "end myself"
+	// -> "kill myself"): two passes.
+	toks = applySlang(applySlang(toks))
 	// Collapse repeated sentence marks.
 	out := toks[:0]
 	for _, t := range toks {
@@ -335,6 +337,9 @@ var slangPhrases = []struct {
 	{[]string{"unalived"}, []string{"killed"}},
 	{[]string{"kms"}, []string{"kill", "myself"}},
 	{[]string{"kmsl"}, []string{"kill", "myself"}},
+	{[]string{"killmyself"}, []string{"kill", "myself"}},
+	{[]string{"killingmyself"}, []string{"killing", "myself"}},
+	{[]string{"endmylife"}, []string{"end", "my", "life"}},
 	{[]string{"ctb"}, []string{"kill", "myself"}},
 	{[]string{"catch", "the", "bus"}, []string{"kill", "myself"}},
 	{[]string{"off", "myself"}, []string{"kill", "myself"}},

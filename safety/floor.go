@@ -45,7 +45,7 @@ var (
 	// reportRe marks reported speech of someone else in a clause.
 	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
-	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|story|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`))
+	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`))
 	// topicRe marks a question about the topic rather than the self.
 	topicRe = newFilteredRe(regexp.MustCompile(`^(?:what|how many|why|is it true|statistics|facts|define|definition|explain|tell me about|research)\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
@@ -156,7 +156,7 @@ func (s scanResult) best() match {
 var (
 	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
-	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now)\b`))
+	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped|er)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonight|today|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
 	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )
@@ -257,9 +257,9 @@ func (f *Floor) scan(canon string, context bool) scanResult {
 				m.level, mod = min(m.level, 1), "fiction"
 			case r.selfInjury && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
-			case pastRe.matchHits(clause, all) && recovered:
+			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all) && recovered:
 				m.level, mod = 0, "past_recovered"
-			case pastRe.matchHits(clause, all):
+			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all):
 				if m.level == 3 {
 					m.level = 2
 				} else if r.id != "ideation.selfkill" && !r.selfInjury {
@@ -310,6 +310,25 @@ func (f *Floor) scan(canon string, context bool) scanResult {
 		res.path = append(res.path, "combine:warning+prep")
 	}
 	return res
+}
+
+// near returns the words around a match within its clause (eight before,
+// five after): tense markers further away belong to other statements.
+func near(canon string, loc []int, cs, ce int) string {
+	start := loc[0]
+	for n := 0; start > cs && n < 9; {
+		start--
+		if canon[start] == ' ' {
+			n++
+		}
+	}
+	end := loc[1]
+	for n := 0; end < ce && n < 6; end++ {
+		if canon[end] == ' ' {
+			n++
+		}
+	}
+	return canon[start:end]
 }
 
 // pastOnly reports whether every risk match was read as past.

@@ -373,7 +373,6 @@ var slangPhrases = []struct {
 	{[]string{"i", "will"}, []string{"ill"}},
 	{[]string{"i", "would"}, []string{"id"}},
 	{[]string{"i", "have"}, []string{"ive"}},
-	{[]string{"i", "had"}, []string{"id"}},
 	{[]string{"u"}, []string{"you"}},
 	{[]string{"ur"}, []string{"your"}},
 	{[]string{"rn"}, []string{"right", "now"}},

@@ -42,8 +42,11 @@ type rule struct {
 	needsContext bool
 	// notFollowedBy lists next words that cancel a match ("end it" + "with").
 	notFollowedBy []string
-	re            *regexp.Regexp
-	fre           filteredRe
+	// timeless marks wishes about the past that speak of now ("I should
+	// have died years ago"): past-tense markers do not lower them.
+	timeless bool
+	re       *regexp.Regexp
+	fre      filteredRe
 }
 
 // Pattern macros, expanded before compiling. Every pattern works on the
@@ -145,7 +148,7 @@ var ruleTable = []rule{
 	{id: "warn.cant_go_on", level: 1, conf: 0.7, src: `(?:cant|couldnt|cannot|dont know how to|dont want to|no longer|unable to) {adv}(?:go on|keep going|carry on|take it|take this|do this|handle this|handle it|cope|live like this|keep living like this|continue like this|hold on)(?: anymore| any longer| much longer| like this)`},
 	{id: "warn.hopeless", level: 1, conf: 0.65, src: `(?:{i}|feel|feeling|felt|so|completely|totally|utterly) {adv}(?:hopeless|worthless|helpless|trapped|empty inside|numb|like a burden|a burden|like a failure|defeated|broken beyond repair)`},
 	{id: "warn.burden", level: 1, conf: 0.7, src: `(?:{i} (?:am|m)?|just|such) {adv}(?:a|such a) burden|burden (?:to|on) (?:everyone|everybody|my family|others|people|them|my friends)|better off without me`},
-	{id: "warn.no_way_out", level: 1, conf: 0.7, src: `(?:no way out|no escape|nowhere to turn|no hope|no future|nothing to live for|nothing left (?:for me|to live for|to lose)|no light at the end|never (?:going to|gonna) get better|will never get better|wont ever get better|give up on (?:life|everything|myself|living)|gave up on (?:life|everything|myself|living)|given up on (?:life|everything|myself|living)|lost all hope|lost the will|losing the will|lost my will)`},
+	{id: "warn.no_way_out", level: 1, conf: 0.7, src: `(?:no way out|no escape|nowhere to turn|no hope|no future|nothing to live for|nothing left (?:for me|to live for|to lose)|no light at the end|never (?:going to|gonna) get better|will never get better|wont ever get better|give up on (?:life|everything|myself|living)|gave up on (?:life|everything|myself|living)|given up on (?:life|everything|myself|living)|lost all hope|lost the will|losing the will|lost my will|(?:cant|dont|cannot) see (?:any |the )?light(?: at the end)?)`},
 	{id: "warn.disappear", level: 1, conf: 0.65, weak: true, src: `{want} {adv}(?:disappear|vanish|run away from (?:it all|everything|life)|escape (?:it all|everything|this life|life)|not feel anything|stop feeling|the pain to (?:stop|end)|it (?:all )?to (?:stop|end)|everything to (?:stop|end)|sleep for (?:ever|a (?:year|decade|very long time))|give up|be nothing|fade away)`},
 	{id: "warn.kill_me", level: 1, conf: 0.55, weak: true, src: `(?:someone|somebody|just|please|pls|god|lord) (?:please |pls |just )?(?:kill me|end me|shoot me)`},
 	{id: "warn.dark", level: 1, conf: 0.6, src: `(?:dark|intrusive|scary|morbid|bad) thoughts (?:about|of) (?:death|dying|myself|not being here|hurting myself)|(?:thinking|think|thoughts) about death`},
@@ -216,13 +219,13 @@ var moreRules = []rule{
 	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}|{tried} (?:to )?(?:hang|drown|suffocate|poison|strangle|overdose|slit my|jump off)`},
 
 	{id: "more.suicide_verb", level: 2, conf: 0.8, src: `(?:{want}|{intend}|{tried}|how (?:can|do|should|would|could) i|can i|cant|could|should i|want) {adv}suicide(?: \.|$| in| at| but| and| tonight| today| soon| now| because| without| by)`},
-	{id: "more.wish_means", level: 2, conf: 0.75, src: `(?:wish|if only) i (?:had|owned|could get) (?:the )?means|(?:wish|wishing) (?:that )?i (?:had|would have|couldve|could have) (?:jumped|done it|died|gone through with it|succeeded|finished it|pulled the trigger)|(?:should|shouldve|should have) (?:died|die|been dead|never been born)(?: \.|$| a| when| years| back| then| already| long)`},
+	{id: "more.wish_means", level: 2, conf: 0.75, timeless: true, src: `(?:wish|if only) i (?:had|owned|could get) (?:the )?means|(?:wish|wishing) (?:that )?i (?:had|would have|couldve|could have) (?:jumped|done it|died|gone through with it|succeeded|finished it|pulled the trigger)|(?:should|shouldve|should have) (?:died|die|been dead|never been born)(?: \.|$| a| when| years| back| then| already| long)`},
 	{id: "more.god_kill", level: 2, conf: 0.7, src: `(?:begging|asking|praying|pray|beg) (?:to )?(?:god|the universe|lord) (?:to )?(?:please |just )?(?:kill me|take me|end me|end my life|let me die)|(?:end me|kill me) (?:end me|kill me)`},
 	{id: "more.stomach", level: 3, conf: 0.8, src: `(?:pumped (?:my )?stomach|stomach (?:was |got )?pumped|(?:had|got) my stomach pumped|(?:from|after) (?:an|my) (?:attempt|overdose))`},
 	{id: "more.follow_through", level: 2, conf: 0.7, needsContext: true, src: `(?:follow through|go through with it|act on (?:it|them|these thoughts|my thoughts)|take matters into my own hands|put an end to (?:it|this|all)|its time to (?:go|end it)|matter of (?:time|when))`},
 	{id: "more.alive_for", level: 2, conf: 0.65, src: `(?:im|i am) (?:only |just )?(?:alive|here|living|staying alive|still here) (?:for|because of) (?:my|the|her|him|them)|(?:struggling|struggle|hard|fighting|trying) (?:really hard )?to (?:keep (?:on )?living|stay alive|want to live|want to be alive)`},
 	{id: "more.end_suicide", level: 2, conf: 0.75, src: `(?:my (?:life|story)|i) (?:will|would|is going to|am going to|im going to|might) (?:probably |likely |eventually |definitely )?end (?:with|in|by) suicide|(?:im|i will|ill) (?:probably |likely |eventually )?(?:die|end up dying) (?:by|from|of) suicide|is suicide (?:justified|the (?:only )?answer|an option|my (?:only )?option|worth it|the right choice)`},
-	{id: "more.have_to_die", level: 2, conf: 0.75, src: `dont want to die but (?:i )?(?:feel like |think |know )?(?:i )?(?:have|need|should|must|want) to|why (?:should|do|must) i (?:have to )?(?:keep )?(?:live|living|go on|stay alive|be alive)|(?:dont know|idk|not sure) if i (?:can|want to)(?: or (?:want to|can))? (?:keep )?(?:live|living|go on|live with myself)`},
+	{id: "more.have_to_die", level: 2, conf: 0.75, src: `dont want to die but (?:i )?(?:feel like |think |know )?(?:i )?(?:have|need|should|must|want) to|why (?:should|do|must) i (?:have to )?(?:keep )?(?:live|living|go on|stay alive|be alive)|(?:dont know|idk|not sure) if i (?:can|want to)(?: or (?:want to|can))? (?:keep )?(?:live|living|go on|live with myself)|(?:dont think|do not think) (?:its|it is|life is|my life is|living is) worth (?:living|it|going on|continuing)`},
 	{id: "more.last_days", level: 3, conf: 0.7, needsContext: true, src: `(?:enjoying |spending |these are |this is )?my last (?:days|day|night|hours|week|christmas|birthday)(?: \.|$| on| alive| here| in)|(?:found|have found|i have) a (?:solution|way) to (?:end|kill) (?:myself|it|my life)`},
 	{id: "more.method_amount", level: 2, conf: 0.75, src: `(?:will|would|does|can|could|is) \d+ ?(?:mg|g|grams|pills|tablets)? ?(?:of )?(?:my )?(?:paracetamol|tylenol|acetaminophen|ibuprofen|aspirin|pills|tablets|sleeping pills|insulin|benadryl|\w+) (?:do anything|be enough|kill|work|do it|be fatal|be lethal|do the job)|is \d+ (?:stories|storeys|floors|meters|metres|feet|ft|m) (?:high )?(?:enough|high enough|to die|fatal)|how (?:high|far) (?:do i|does it|would i|do you) (?:need to|have to)? ?(?:jump|fall)|how many (?:stories|storeys|floors) (?:to|would|does it take)`},
 	{id: "more.reason_had", level: 2, conf: 0.65, src: `(?:thought i had|used to have|i had|he was|she was|they were|you were) (?:a|my|the only) reason to (?:live|keep living|stay|keep going)`},
@@ -256,7 +259,6 @@ var patternContractions = []struct {
 	{regexp.MustCompile(`\bi am\b`), "im"},
 	{regexp.MustCompile(`\bi will\b`), "ill"},
 	{regexp.MustCompile(`\bi would\b`), "id"},
-	{regexp.MustCompile(`\bi had\b`), "id"},
 	{regexp.MustCompile(`\bdo not\b`), "dont"},
 	{regexp.MustCompile(`\bdoes not\b`), "doesnt"},
 	{regexp.MustCompile(`\bdid not\b`), "didnt"},

@@ -299,7 +299,7 @@ func (f *Floor) scan(canon string, context bool) scanResult {
 				warnRules++
 			}
 		}
-		if n := max(fams, warnRules); n >= 3 || (n >= 2 && res.suicideTalk) {
+		if n := max(fams, warnRules); n >= 3 || (n >= 2 && (res.suicideTalk || coreDistress.matchHits(canon, all))) {
 			res.matches = append(res.matches, match{level: 2, conf: 0.6, note: "several warning signs together"})
 			res.path = append(res.path, "combine:warning_density")
 			b = res.best()
@@ -451,6 +451,11 @@ func followedBy(rest string, words []string) bool {
 	}
 	return false
 }
+
+// coreDistress is the wording of wanting it all to stop (as opposed to
+// sadness or stress): with another warning family it reads as a passive
+// wish to be gone.
+var coreDistress = newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)\b`))
 
 // distressFamilies are groups of warning-sign wording; several different
 // families in one message read as more than a passing bad mood.

@@ -156,7 +156,7 @@ func (s scanResult) best() match {
 var (
 	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
-	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped|er)\b`))
+	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
 	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )

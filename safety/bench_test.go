@@ -20,3 +20,21 @@ func BenchmarkNormalize300(b *testing.B) {
 		Normalize(bench300)
 	}
 }
+
+func BenchmarkFloorAssessShortCrisis(b *testing.B) {
+	f := NewFloor()
+	in := Input{Text: "I want to kill myself"}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}
+
+func BenchmarkFloorAssessWithHistory(b *testing.B) {
+	f := NewFloor()
+	in := Input{Text: "tonight's the night", History: []string{"I keep thinking about killing myself", "nobody would even notice", "work was awful"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}

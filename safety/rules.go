@@ -74,7 +74,7 @@ var macros = strings.NewReplacer(
 // tried and the highest level wins, then modifiers apply.
 var ruleTable = []rule{
 	// ---- level 3: intent, plan, preparation, attempt, goodbye ----
-	{id: "intent.selfkill", level: 3, conf: 0.9, src: `{i}? ?{adv}{intend} {adv}{selfkill}`},
+	{id: "intent.selfkill", level: 3, conf: 0.9, src: `{intend} {adv}{selfkill}`},
 	{id: "intent.suicide", level: 3, conf: 0.9, src: `{i} {adv}{intend} {adv}(?:commit suicide|do it|go through with it)(?: {soon})`},
 	{id: "intent.soon", level: 3, conf: 0.9, src: `{selfkill} {gap}{soon}`},
 	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))?`},
@@ -164,7 +164,7 @@ var ruleTable = []rule{
 	{id: "third.suicidal_other", kind: kindThird, conf: 0.75, src: `{other} (?:is|was|has been|seems|seemed|sounds|might be|may be|could be|feels|felt|got|gets) {adv}(?:suicidal|self harming)`},
 
 	// ---- harm to others, abuse ----
-	{id: "harm.others", kind: kindHarmOthers, conf: 0.7, src: `(?:{i} )?{adv}(?:want to|going to|will|plan to|planning to|thinking about|thoughts of|urge to|urges to|fantasi[sz]e about|fantasi[sz]ing about) {adv}(?:kill|killing|murder|murdering|hurt|hurting|stab|stabbing|shoot|shooting|strangle|strangling|poison|poisoning) (?:him|her|them|my (?:\w+)|someone|somebody|people|everyone|everybody|that \w+|my \w+)`},
+	{id: "harm.others", kind: kindHarmOthers, conf: 0.7, src: `(?:want to|going to|will|plan to|planning to|thinking about|thoughts of|urge to|urges to|fantasi[sz]e about|fantasi[sz]ing about) {adv}(?:kill|killing|murder|murdering|hurt|hurting|stab|stabbing|shoot|shooting|strangle|strangling|poison|poisoning) (?:him|her|them|my (?:\w+)|someone|somebody|people|everyone|everybody|that \w+|my \w+)`},
 	{id: "abuse.hurt", kind: kindAbuse, conf: 0.7, src: `(?:he|she|they|my (?:\w+)) (?:hits|hit|beats|beat|chokes|choked|strangles|strangled|rapes|raped|abuses|abused|hurts|threatens|threatened|assaulted|molested|touches|touched) me|(?:im|i am|i was|being|been) (?:being )?(?:abused|raped|molested|beaten|assaulted|hit|threatened|trafficked)|(?:afraid|scared) (?:he|she|they) (?:will|is going to|gonna) (?:kill|hurt) me|not safe at home|(?:he|she|they) (?:will|is going to|said (?:he|she|they) would) kill me`},
 }
 

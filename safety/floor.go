@@ -46,8 +46,6 @@ var (
 	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
 	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`))
-	// topicRe marks a question about the topic rather than the self.
-	topicRe = newFilteredRe(regexp.MustCompile(`^(?:what|how many|why|is it true|statistics|facts|define|definition|explain|tell me about|research)\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed)\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail

@@ -194,7 +194,7 @@ func readRows(r io.Reader, name string) ([]Row, error) {
 	return rows, nil
 }
 
-// GoldLabels are the confusion-matrix rows: exact levels, then "<=1" for rows
+// goldOrder lists the confusion-matrix rows: exact levels, then "<=1" for rows
 // known only to be at most level 1 (and "<=0", "<=2" if present).
 var goldOrder = []string{"0", "1", "2", "3", "<=0", "<=1", "<=2", "<=3"}
 

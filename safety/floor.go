@@ -39,25 +39,23 @@ var (
 
 var (
 	// pastRe marks a clause as about the past.
-	pastRe = regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at (?:age )?\d+|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`)
+	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at (?:age )?\d+|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
 	// recoveryRe marks a text that says the person is past it now.
-	recoveryRe = regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression))\b`)
+	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression))\b`))
 	// reportRe marks reported speech of someone else in a clause.
-	reportRe = regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`)
+	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
-	fictionRe = regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|story|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`)
-	// topicRe marks a question about the topic rather than the self.
-	topicRe = regexp.MustCompile(`^(?:what|how many|why|is it true|statistics|facts|define|definition|explain|tell me about|research)\b`)
+	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
-	accidentRe = regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed)\b`)
+	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed)\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
-	conditionalRe = regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`)
+	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
 	// idiomRe are figures of speech that use risk words.
-	idiomRe = regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`)
+	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
 	// affirmRe / denyRe read short answers to a safety question.
-	affirmRe = regexp.MustCompile(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)
-	denyRe   = regexp.MustCompile(`^(?:no|nope|nah|no no|not at all|no way|definitely not|absolutely not|of course not|god no|hell no|no im not|no i am not|im not|i am not|no i dont|no i wouldnt|no never|never|im safe|i am safe|im not suicidal|no im safe|no im fine|im fine|im okay|im ok|i would never|no thats not it|no its not like that|no not like that|not like that|nothing like that)(?: \.)?(?: (?:im|i am|i was|i just|just|i only|i meant|i mean|thanks|thank you|honestly|really|dont worry|promise|i promise|i swear|its fine|it was|that was|its just|i was just|was)\b[a-z0-9 .]{0,80})?$`)
+	affirmRe = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)))
+	denyRe   = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:no|nope|nah|no no|not at all|no way|definitely not|absolutely not|of course not|god no|hell no|no im not|no i am not|im not|i am not|no i dont|no i wouldnt|no i would never|no never|never|i would never do that|no i would never do that|i wouldnt do that|im safe|i am safe|im not suicidal|no im safe|no im fine|im fine|im okay|im ok|i would never|no thats not it|no its not like that|no not like that|not like that|nothing like that)(?: \.)?(?: (?:im|i am|i was|i just|just|i only|i meant|i mean|thanks|thank you|honestly|really|dont worry|promise|i promise|i swear|its fine|it was|that was|its just|i was just|was)\b[a-z0-9 .]{0,80})?$`)))
 )
 
 // match is one rule hit after modifiers.
@@ -71,7 +69,20 @@ type match struct {
 // Assess assesses one message with its recent history.
 func (f *Floor) Assess(in Input) Assessment {
 	canon := normalize(in.Text, f.lex)
-	cur := f.scan(canon)
+	var hist []string
+	histTalk := false
+	if len(in.History) > 0 {
+		h := in.History
+		if len(h) > windowTurns {
+			h = h[len(h)-windowTurns:]
+		}
+		for _, m := range h {
+			c := normalize(m, f.lex)
+			hist = append(hist, c)
+			histTalk = histTalk || suicideTalkRe.MatchString(c)
+		}
+	}
+	cur := f.scan(canon, histTalk)
 
 	a := Assessment{Path: []string{"floor"}}
 	best := cur.best()
@@ -100,7 +111,7 @@ func (f *Floor) Assess(in Input) Assessment {
 
 	// Window: risk spread over the last few messages.
 	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(canon)) {
-		w := f.window(in.History, canon, cur)
+		w := f.window(hist, cur)
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -141,22 +152,63 @@ func (s scanResult) best() match {
 }
 
 var (
-	suicideTalkRe = regexp.MustCompile(`\b(?:suicid\w*|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`)
-	timingRe      = regexp.MustCompile(`\b(?:tonight|today|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`)
-	prepRe        = regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`)
+	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
+	// aftermathRe are words around an ingestion or attempt in progress.
+	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
+	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
+	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )
 
-// scan runs every rule over canon and applies the modifiers.
-func (f *Floor) scan(canon string) scanResult {
+// windowTurns is how many earlier messages the window reads.
+const windowTurns = 4
+
+// scan runs every rule over canon and applies the modifiers. context says
+// whether earlier messages talked about death or suicide.
+func (f *Floor) scan(canon string, context bool) scanResult {
 	var res scanResult
 	if canon == "" {
 		return res
 	}
 	clauses := clauseBounds(canon)
-	recovered := recoveryRe.MatchString(canon)
+	// Prefilter hits for the whole text and for each sentence.
+	all := make(hits, (len(litSets)+63)/64)
+	sentHits := make([]hits, len(clauses))
+	for ci, cs := range clauses {
+		ce := len(canon)
+		if ci+1 < len(clauses) {
+			ce = clauses[ci+1] - 3
+		}
+		h := make(hits, len(all))
+		addHits(h, canon[cs:ce])
+		sentHits[ci] = h
+		for k := range all {
+			all[k] |= h[k]
+		}
+	}
+	recovered := recoveryRe.matchHits(canon, all)
+	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
+	fams := distressFamilies(canon, all)
+	context = context || res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
 	for i := range f.rules {
 		r := &f.rules[i]
-		locs := r.re.FindAllStringIndex(canon, -1)
+		if !r.fre.ok(all) {
+			continue
+		}
+		// Patterns never cross a sentence mark, so each sentence that passes
+		// the prefilter is searched on its own.
+		var locs [][]int
+		for ci, cs := range clauses {
+			if !r.fre.ok(sentHits[ci]) {
+				continue
+			}
+			ce := len(canon)
+			if ci+1 < len(clauses) {
+				ce = clauses[ci+1] - 3
+			}
+			for _, l := range r.re.FindAllStringIndex(canon[cs:ce], -1) {
+				locs = append(locs, []int{l[0] + cs, l[1] + cs})
+			}
+		}
 		for _, loc := range locs {
 			cs, ce := clauseOf(canon, clauses, loc[0])
 			clause := canon[cs:ce]
@@ -179,27 +231,33 @@ func (f *Floor) scan(canon string) scanResult {
 				}
 				continue
 			}
+			if len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy) {
+				continue
+			}
 			m := match{rule: r, level: r.level, conf: r.conf, note: ruleNote(r)}
 			mod := ""
+			if r.needsContext && !context {
+				m.level, mod = min(m.level, 1), "no_context"
+			}
 			switch {
 			case idiomRe.MatchString(canon[loc[0]:min(len(canon), loc[1]+24)]) && r.weak:
 				m.level, mod = 0, "idiom"
-			case !r.noNegate && negatedBefore(prefix):
+			case !r.noNegate && !startsWithSubject(canon[loc[0]:loc[1]]) && negatedBefore(prefix):
 				m.level, mod = 0, "negated"
 				if strings.HasSuffix(strings.TrimSpace(prefix), "dont") || strings.HasSuffix(strings.TrimSpace(prefix), "dont really") {
 					// "I don't want to kill myself, but..." is ambivalence.
 					m.level = min(m.level+1, r.level)
 				}
-			case thirdPartySubject(prefix) || reportRe.MatchString(prefix):
+			case thirdPartySubject(prefix) || reportRe.matchHits(prefix, all):
 				m.level, mod = 0, "third_party"
 				res.flags.ThirdParty = true
-			case fictionRe.MatchString(clause) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
+			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
 				m.level, mod = min(m.level, 1), "fiction"
-			case r.selfInjury && accidentRe.MatchString(clause):
+			case r.selfInjury && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
-			case pastRe.MatchString(clause) && recovered:
+			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all) && recovered:
 				m.level, mod = 0, "past_recovered"
-			case pastRe.MatchString(clause):
+			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all):
 				if m.level == 3 {
 					m.level = 2
 				} else if r.id != "ideation.selfkill" && !r.selfInjury {
@@ -208,7 +266,7 @@ func (f *Floor) scan(canon string) scanResult {
 				mod = "past"
 			case r.weak && hasLaugh(clause):
 				m.level, mod = min(m.level, 1), "laughter"
-			case m.level == 3 && conditionalRe.MatchString(prefix) && !strings.Contains(r.id, "attempt") && !strings.HasPrefix(r.id, "prep"):
+			case m.level == 3 && conditionalRe.matchHits(prefix, all) && !strings.Contains(r.id, "attempt") && !strings.HasPrefix(r.id, "prep"):
 				m.level, mod = 2, "conditional"
 			}
 			if r.selfInjury && m.level >= 2 {
@@ -224,20 +282,51 @@ func (f *Floor) scan(canon string) scanResult {
 			res.matches = append(res.matches, m)
 		}
 	}
-	res.suicideTalk = suicideTalkRe.MatchString(canon)
-	res.timing = timingRe.MatchString(canon)
-	res.prep = prepRe.MatchString(canon)
+	res.timing = timingRe.matchHits(canon, all)
+	res.prep = prepRe.matchHits(canon, all)
 	// Combinations within one message.
 	b := res.best()
 	if b.level >= 2 && (res.timing || res.prep) && b.level < 3 && !pastOnly(res) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
 		res.path = append(res.path, "combine:ideation+timing_or_prep")
 	}
+	if b.level <= 1 {
+		warnRules := 0
+		for _, m := range res.matches {
+			if m.level == 1 && m.rule != nil && strings.HasPrefix(m.rule.id, "warn.") {
+				warnRules++
+			}
+		}
+		if n := max(fams, warnRules); n >= 3 || (n >= 2 && (res.suicideTalk || coreDistress.matchHits(canon, all))) {
+			res.matches = append(res.matches, match{level: 2, conf: 0.6, note: "several warning signs together"})
+			res.path = append(res.path, "combine:warning_density")
+			b = res.best()
+		}
+	}
 	if b.level == 1 && res.prep && res.suicideTalk {
 		res.matches = append(res.matches, match{level: 2, conf: 0.7, note: "warning signs with preparation"})
 		res.path = append(res.path, "combine:warning+prep")
 	}
 	return res
+}
+
+// near returns the words around a match within its clause (eight before,
+// five after): tense markers further away belong to other statements.
+func near(canon string, loc []int, cs, ce int) string {
+	start := loc[0]
+	for n := 0; start > cs && n < 9; {
+		start--
+		if canon[start] == ' ' {
+			n++
+		}
+	}
+	end := loc[1]
+	for n := 0; end < ce && n < 6; end++ {
+		if canon[end] == ' ' {
+			n++
+		}
+	}
+	return canon[start:end]
 }
 
 // pastOnly reports whether every risk match was read as past.
@@ -250,17 +339,13 @@ func pastOnly(res scanResult) bool {
 	return true
 }
 
-// window reads the current message together with the recent history so
-// that risk spread over several messages is seen.
-func (f *Floor) window(history []string, canon string, cur scanResult) match {
-	const maxTurns = 4
-	if len(history) > maxTurns {
-		history = history[len(history)-maxTurns:]
-	}
+// window reads the current message together with the recent history (in
+// canonical form) so that risk spread over several messages is seen.
+func (f *Floor) window(history []string, cur scanResult) match {
 	var best match
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
 	for _, h := range history {
-		hs := f.scan(normalize(h, f.lex))
+		hs := f.scan(h, false)
 		hb := hs.best()
 		if hb.level >= 2 {
 			anyIdeation = true
@@ -312,15 +397,21 @@ func clauseOf(canon string, bounds []int, off int) (int, int) {
 	return start, end
 }
 
+// negatedBefore reports a negator in the last three words before a match
+// ("I would never kill myself", "not going to"). It stops at a subject or a
+// conjunction (the negation belongs to another statement) and ignores
+// negators that do not negate what follows ("not only", "dont know if",
+// "not actively suicidal" still says passive ideation).
 func negatedBefore(prefix string) bool {
 	toks := strings.Fields(prefix)
 	n := len(toks)
 	for k := n - 1; k >= 0 && k >= n-3; k-- {
 		t := toks[k]
+		if stopWords[t] || (firstPers[t] && t != "me" && t != "my" && t != "myself") {
+			return false
+		}
 		if negators[t] {
-			// "not only", "not sure if", "dont know if", "cant" are not
-			// negations of what follows.
-			if k+1 < n && (toks[k+1] == "only" || toks[k+1] == "sure" || toks[k+1] == "know" || toks[k+1] == "even" || toks[k+1] == "care") {
+			if k+1 < n && negatorExceptions[toks[k+1]] {
 				continue
 			}
 			return true
@@ -331,6 +422,61 @@ func negatedBefore(prefix string) bool {
 	}
 	return false
 }
+
+var stopWords = map[string]bool{"and": true, "but": true, "so": true, "because": true, "that": true, "which": true, "who": true, "if": true, "or": true, "then": true}
+
+var negatorExceptions = map[string]bool{"only": true, "sure": true, "know": true, "even": true, "care": true, "actively": true, "just": true, "really": false}
+
+// startsWithSubject reports a match that begins with its own first-person
+// subject, so that a negation before it belongs to an earlier statement.
+func startsWithSubject(m string) bool {
+	first, _, _ := strings.Cut(m, " ")
+	switch first {
+	case "i", "im", "ive", "ill", "id":
+		return true
+	}
+	return false
+}
+
+// followedBy reports whether rest starts with one of words.
+func followedBy(rest string, words []string) bool {
+	rest = strings.TrimLeft(rest, " ")
+	next, _, _ := strings.Cut(rest, " ")
+	for _, w := range words {
+		if next == w {
+			return true
+		}
+	}
+	return false
+}
+
+// coreDistress is the wording of wanting it all to stop (as opposed to
+// sadness or stress): with another warning family it reads as a passive
+// wish to be gone.
+var coreDistress = newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)\b`))
+
+// distressFamilies are groups of warning-sign wording; several different
+// families in one message read as more than a passing bad mood.
+var distressFamilies = func() func(string, hits) int {
+	fams := []filteredRe{
+		newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`)),
+	}
+	return func(canon string, h hits) int {
+		n := 0
+		for _, re := range fams {
+			if re.matchHits(canon, h) {
+				n++
+			}
+		}
+		return n
+	}
+}()
 
 // thirdPartySubject reports whether the nearest subject before a match is
 // someone other than the writer.

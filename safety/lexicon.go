@@ -34,7 +34,8 @@ daughter wife husband partner boyfriend girlfriend kid kids child children peopl
 school exam test job boss class home house room car phone game games movie music book books
 sleep sleeping asleep wake waking woke bed food eat eating water drink drinking pills pill rope gun
 knife bridge blade cuts scars scar note letter plan plans planned planning ready decided decide
-suicide suicidal myself yourself himself herself themselves ourselves`
+suicide suicidal myself yourself himself herself themselves ourselves
+lol lmao lmfao haha idk tbh ngl fr rn imo omg pls plz ok okay yeah yes nope nah`
 
 // newLexicon builds a lexicon from the pattern words and the common words.
 func newLexicon(patternWords []string) *lexicon {
@@ -42,9 +43,18 @@ func newLexicon(patternWords []string) *lexicon {
 	for _, w := range strings.Fields(commonWords) {
 		l.words[w] = true
 	}
+	for _, p := range slangPhrases {
+		for _, w := range p.from {
+			l.words[w] = true
+		}
+		for _, w := range p.to {
+			l.words[w] = true
+		}
+	}
 	seen := map[string]bool{}
 	for _, w := range patternWords {
-		if len(w) < 2 {
+		// Short fragments of alternations ("suicid(?:al|e)") are not words.
+		if len(w) < 3 {
 			continue
 		}
 		l.words[w] = true
@@ -118,6 +128,7 @@ func (l *lexicon) squeeze(t string) (string, bool) {
 		return "", false
 	}
 	var b []byte
+	// Fewest letters first: "tooo" is read as "to", "diiie" as "die".
 	for mask := 0; mask < 1<<repeated; mask++ {
 		b = b[:0]
 		k := 0

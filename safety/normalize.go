@@ -78,6 +78,9 @@ func asciiLetters(s string) (string, bool) {
 // format characters, variation selectors, combining marks left over, controls
 // other than whitespace.
 func isInvisible(r rune) bool {
+	if r >= 0x20 && r < 0x7f {
+		return false
+	}
 	switch {
 	case r == '\u200b', r == '\u200c', r == '\u200d', r == '\u2060', r == '\ufeff', r == '\u00ad', r == '\u034f':
 		return true
@@ -106,7 +109,9 @@ func Normalize(text string) string {
 // normalize is Normalize with an explicit lexicon (the words the repairs may
 // produce).
 func normalize(text string, lex *lexicon) string {
-	text = norm.NFKC.String(text)
+	if !isASCII(text) {
+		text = norm.NFKC.String(text)
+	}
 	// Pass 1: rune level. Produce lowercase ASCII with spaces, sentence
 	// marks '.', and the raw leet characters kept inside words.
 	var b strings.Builder
@@ -161,6 +166,8 @@ func normalize(text string, lex *lexicon) string {
 			} else {
 				b.WriteByte(' ')
 			}
+		case r < utf8.RuneSelf:
+			b.WriteByte(' ')
 		default:
 			// Punctuation, symbols, emoji: a word break. Homoglyph symbols that
 			// stand for letters (such as '¡') are folded first.
@@ -177,7 +184,9 @@ func normalize(text string, lex *lexicon) string {
 		toks[i] = lex.repairToken(t)
 	}
 	toks = joinSpacedLetters(toks, lex)
-	toks = applySlang(toks)
+	// Slang rewrites can expose more slang ("end my self" -> "end myself"
+	// -> "kill myself"): two passes.
+	toks = applySlang(applySlang(toks))
 	// Collapse repeated sentence marks.
 	out := toks[:0]
 	for _, t := range toks {
@@ -190,6 +199,15 @@ func normalize(text string, lex *lexicon) string {
 		out = out[:len(out)-1]
 	}
 	return strings.Join(out, " ")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isWordRune(r rune) bool {
@@ -335,9 +353,14 @@ var slangPhrases = []struct {
 	{[]string{"unalived"}, []string{"killed"}},
 	{[]string{"kms"}, []string{"kill", "myself"}},
 	{[]string{"kmsl"}, []string{"kill", "myself"}},
+	{[]string{"killmyself"}, []string{"kill", "myself"}},
+	{[]string{"killingmyself"}, []string{"killing", "myself"}},
+	{[]string{"endmylife"}, []string{"end", "my", "life"}},
 	{[]string{"ctb"}, []string{"kill", "myself"}},
 	{[]string{"catch", "the", "bus"}, []string{"kill", "myself"}},
 	{[]string{"off", "myself"}, []string{"kill", "myself"}},
+	// "to of myself" is never English: a stretched "off" squeezed to "of".
+	{[]string{"to", "of", "myself"}, []string{"to", "kill", "myself"}},
 	{[]string{"offing", "myself"}, []string{"killing", "myself"}},
 	{[]string{"neck", "myself"}, []string{"kill", "myself"}},
 	{[]string{"an", "hero"}, []string{"kill", "myself"}},
@@ -366,7 +389,6 @@ var slangPhrases = []struct {
 	{[]string{"i", "will"}, []string{"ill"}},
 	{[]string{"i", "would"}, []string{"id"}},
 	{[]string{"i", "have"}, []string{"ive"}},
-	{[]string{"i", "had"}, []string{"id"}},
 	{[]string{"u"}, []string{"you"}},
 	{[]string{"ur"}, []string{"your"}},
 	{[]string{"rn"}, []string{"right", "now"}},

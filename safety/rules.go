@@ -36,7 +36,17 @@ type rule struct {
 	noNegate bool
 	// selfInjury sets the self_injury flag.
 	selfInjury bool
-	re         *regexp.Regexp
+	// needsContext marks phrases that are risk only when the message (or
+	// the window) also talks about death or suicide ("I have a plan", "I'm
+	// going to do it"); without it the level is capped at 1.
+	needsContext bool
+	// notFollowedBy lists next words that cancel a match ("end it" + "with").
+	notFollowedBy []string
+	// timeless marks wishes about the past that speak of now ("I should
+	// have died years ago"): past-tense markers do not lower them.
+	timeless bool
+	re       *regexp.Regexp
+	fre      filteredRe
 }
 
 // Pattern macros, expanded before compiling. Every pattern works on the
@@ -49,7 +59,7 @@ var macros = strings.NewReplacer(
 	"{gap5}", `(?:[a-z0-9]+ ){0,5}`,
 	"{adv}", `(?:(?:really|just|so|honestly|seriously|actually|literally|truly|genuinely|sometimes|often|always|still|kinda|kind of|sort of|almost|pretty|very|fucking|fuckin|fkn|lowkey|low key|totally|definitely|probably|constantly|again|badly|desperately|even|simply|only|finally|all|now|also|ever|already|more and more|lately|recently|every day|everyday|secretly) ){0,3}`,
 	// reflexive self-killing phrases (first person by construction)
-	"{selfkill}", `(?:kill(?:ing|ed)? myself|end(?:ing|ed)? (?:my (?:own )?life|my existence|my suffering(?: for good)?)|tak(?:e|ing) my (?:own )?life|took my (?:own )?life|commit(?:ting)? suicide|hang(?:ing)? myself|hung myself|shoot(?:ing)? myself|drown(?:ing)? myself|poison(?:ing)? myself|gas(?:sing)? myself|slit(?:ting)? my (?:wrists?|throat)|put(?:ting)? a bullet (?:in|through) my (?:head|brain|skull)|blow(?:ing)? my brains out|throw(?:ing)? myself (?:off|in front of|under)|jump(?:ing)? (?:off|from) (?:a|the|my) (?:bridge|building|roof|rooftop|cliff|balcony|tower|ledge|overpass)|jump(?:ing)? in front of (?:a|the) (?:train|bus|truck|car)|end(?:ing)? it all|end(?:ing)? everything|end(?:ing)? things for good|end(?:ing)? it (?:now|tonight|today|soon|for good|once and for all)|overdos(?:e|ing) on (?:my )?(?:pills|meds|medication|sleeping pills|tablets))`,
+	"{selfkill}", `(?:kill(?:ing|ed)? myself|end(?:ing|ed)? (?:my (?:own |fucking |fuckin |fking |damn |stupid |miserable |pathetic |worthless |sad |shitty )?life|my existence|my suffering(?: for good)?)|tak(?:e|ing) my (?:own |fucking )?life|took my (?:own )?life|put(?:ting)? an end to (?:my life|it all|everything|myself)|commit(?:ting)? suicide|hang(?:ing)? myself|hung myself|shoot(?:ing)? myself|drown(?:ing)? myself|poison(?:ing)? myself|gas(?:sing)? myself|slit(?:ting)? my (?:wrists?|throat)|put(?:ting)? a bullet (?:in|through) my (?:head|brain|skull)|blow(?:ing)? my brains out|throw(?:ing)? myself (?:off|in front of|under)|jump(?:ing)? (?:off|from) (?:a|the|my) (?:bridge|building|roof|rooftop|cliff|balcony|tower|ledge|overpass)|jump(?:ing)? in front of (?:a|the) (?:train|bus|truck|car)|end(?:ing)? it all|end(?:ing)? everything|end(?:ing)? things for good|end(?:ing)? it (?:now|tonight|today|soon|for good|once and for all)|overdos(?:e|ing) on (?:my )?(?:pills|meds|medication|sleeping pills|tablets))`,
 	"{i}", `(?:i|im|ive|ill|id)`,
 	"{want}", `(?:want(?:ed)? to|wish i could|wish to|need to|have to|would like to|feel like|felt like|urge to|urges to|tempted to|thinking (?:about|of)|think (?:about|of)|thought (?:about|of)|thoughts (?:about|of)|considering|considered|contemplating|contemplated|fantasi[sz]ing about|dreaming (?:about|of)|cant stop thinking about|keep thinking about|could|should|might|may|longing to|close to)`,
 	"{intend}", `(?:going to|about to|ill|i will|will|decided to|have decided to|ive decided to|made up my mind to|ready to|planning to|planning on|plan to|plan on|intend to|am going to|im going to|im about to|finally going to|gonna|set on|determined to)`,
@@ -64,24 +74,24 @@ var macros = strings.NewReplacer(
 // tried and the highest level wins, then modifiers apply.
 var ruleTable = []rule{
 	// ---- level 3: intent, plan, preparation, attempt, goodbye ----
-	{id: "intent.selfkill", level: 3, conf: 0.9, src: `{i}? ?{adv}{intend} {adv}{selfkill}`},
+	{id: "intent.selfkill", level: 3, conf: 0.9, src: `{intend} {adv}{selfkill}`},
 	{id: "intent.suicide", level: 3, conf: 0.9, src: `{i} {adv}{intend} {adv}(?:commit suicide|do it|go through with it)(?: {soon})`},
 	{id: "intent.soon", level: 3, conf: 0.9, src: `{selfkill} {gap}{soon}`},
 	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))?`},
 	{id: "intent.plan2", level: 3, conf: 0.85, src: `(?:plan|planned|planning|plans) (?:to|on|for) (?:kill(?:ing)? myself|end(?:ing)? my life|suicide|commit(?:ting)? suicide|end(?:ing)? it)`},
 	{id: "intent.date", level: 3, conf: 0.85, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
-	{id: "prep.note", level: 3, conf: 0.9, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:my|a|the|some) (?:suicide |goodbye |last |final )?(?:note|notes|letter|letters)(?: to| for| .{0,0}$)?`},
+	{id: "prep.note", level: 3, conf: 0.9, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:my|a|the|some) (?:first |own |last |final )?(?:suicide |goodbye |last |final )?(?:note|notes|letter|letters)(?: to| for| .{0,0}$)?`},
 	{id: "prep.suicidenote", level: 3, conf: 0.9, src: `(?:my|a) (?:suicide|goodbye) (?:note|letter|message)`},
 	{id: "prep.giveaway", level: 3, conf: 0.85, src: `(?:gave|giving|give|given) (?:away )?(?:all )?(?:of )?my (?:stuff|things|belongings|possessions|pets?|cat|dog|games|clothes|money)(?: away)?`},
 	{id: "prep.means", level: 3, conf: 0.8, src: `(?:{i} )?{adv}{saved} (?:up )?(?:enough |a bunch of |a lot of |all (?:of )?(?:my )?|some |the |a |\d+ )?{means} (?:to|for|so i can|that i (?:will|am going to)) (?:kill myself|end it|do it|die|end my life|overdose)`},
-	{id: "prep.stockpile", level: 3, conf: 0.85, src: `(?:stockpil|hoard|stash)(?:ed|ing) (?:up )?(?:my |all |some |enough )?{means}`},
+	{id: "prep.stockpile", level: 3, conf: 0.85, src: `(?:stockpil|hoard|stash)(?:ed|ing) (?:up )?(?:my |all |some |enough )?{means}|(?:saving|saved) (?:up )?(?:all )?(?:my |the |these |some )?(?:pills|meds|tablets|medication|sleeping pills|painkillers) (?:for|to|so|until)`},
 	{id: "prep.means_ready", level: 3, conf: 0.85, src: `(?:the|my|a) {means} (?:is|are) (?:ready|here|in my hand|next to me|in front of me|tied|set up)`},
 	{id: "prep.holding", level: 3, conf: 0.85, src: `(?:holding|have|got) (?:a|the|my) {means} (?:in my hand|right now|to my (?:head|wrist|throat|neck))`},
 	{id: "prep.tied", level: 3, conf: 0.85, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) (?:noose|rope)`},
 	{id: "prep.ledge", level: 3, conf: 0.85, src: `(?:standing|sitting|im) (?:on|at) (?:the|a) (?:edge|ledge|bridge|roof|rooftop|tracks|railing)(?: of)?`},
-	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose|od)`},
+	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose)`},
 	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
-	{id: "attempt.did", level: 3, conf: 0.85, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
+	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
 	{id: "goodbye.final", level: 3, conf: 0.85, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
 	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:everyone|world|everybody|forever|for good|cruel world)`},
@@ -93,7 +103,7 @@ var ruleTable = []rule{
 
 	// ---- level 2: wish to be dead, active thoughts, method, self-injury ----
 	{id: "ideation.selfkill", level: 2, conf: 0.9, weak: true, src: `{selfkill}`},
-	{id: "ideation.want_selfkill", level: 2, conf: 0.9, src: `{want} {adv}(?:{selfkill}|suicide|killing myself|dying|death|ending it)`},
+	{id: "ideation.want_selfkill", level: 2, conf: 0.9, src: `{want} {adv}(?:{selfkill}|suicide|killing myself|dying|ending it)`},
 	{id: "ideation.suicidal", level: 2, conf: 0.9, src: `(?:{i}|me|feel|feeling|felt|been|getting|get|got|am|so|very|really|extremely|super|more|actively|passively|mildly|pretty|quite|always|still|again|becoming|became) {adv}suicidal`},
 	{id: "ideation.suicidal_thoughts", level: 2, conf: 0.85, src: `(?:my|having|have|had|with|these|the|constant|intrusive|recurring|strong|bad|dark) {adv}suicid(?:al|e) (?:thoughts|ideation|feelings|urges|tendencies|thinking|mood|episodes?|crisis|plans?)`},
 	{id: "ideation.suicide_option", level: 2, conf: 0.85, src: `suicide (?:is|seems|feels|sounds) (?:like )?(?:the|my|an|a) (?:only|best|last|real|easy|easiest|good|viable|reasonable|logical|final) ?(?:option|way out|answer|choice|solution|escape|thing left)?`},
@@ -104,22 +114,22 @@ var ruleTable = []rule{
 	{id: "ideation.sleep_forever", level: 2, conf: 0.8, src: `(?:go to sleep|fall asleep|sleep) (?:and )?(?:forever|never wake up|not wake up)`},
 	{id: "ideation.dont_want_live", level: 2, conf: 0.85, noNegate: true, src: `(?:dont|do not|no longer|not|never|didnt|doesnt) {adv}(?:want|wanna|wish|care|feel like i want|see a reason|see the point|have (?:a|any) (?:reason|will|desire)) (?:to )?(?:live|be alive|exist|continue living|keep living|go on living|stay alive|be here anymore|be on this earth|be in this world|wake up anymore|be alive anymore|carry on living|live anymore|exist anymore|living|existing|being alive)`},
 	{id: "ideation.no_reason_live", level: 2, conf: 0.8, noNegate: true, src: `(?:no|nothing|not any|lost (?:my|the|all)|dont have (?:a|any)|theres no|there is no|no more) (?:reason|will|desire|point|motivation|purpose)s? (?:to|for|in) (?:live|living|be alive|being alive|stay alive|staying alive|keep living|keep going|going on|go on|exist|existing)`},
-	{id: "ideation.life_not_worth", level: 2, conf: 0.8, noNegate: true, src: `(?:life|my life|living|existence|being alive|it) (?:is|isnt|aint|is not|isn t|just isnt|doesnt feel|no longer feels?|not) {adv}(?:not )?worth (?:living|it anymore|continuing|the pain|the struggle|fighting for)`},
+	{id: "ideation.life_not_worth", level: 2, conf: 0.8, noNegate: true, src: `(?:life|my life|living|existence|being alive|it|its) (?:is|isnt|aint|is not|isn t|just isnt|doesnt feel|no longer feels?|not) {adv}(?:not )?worth (?:living|it anymore|continuing|the pain|the struggle|fighting for)`},
 	{id: "ideation.better_dead", level: 2, conf: 0.85, src: `(?:be|im|id be|would be|am|were|was) {adv}better off dead`},
 	{id: "ideation.death_relief", level: 2, conf: 0.8, src: `(?:death|dying|suicide|not existing|being dead) (?:would be|will be|is|seems|feels like|sounds like|would feel like|is the only|seems like) (?:a |the |my )?(?:relief|release|escape|mercy|blessing|peace|only way out|only option|answer|best option|better option|way out|gift|sweet|welcome|a relief|better than (?:this|living|life))`},
 	{id: "ideation.welcome_death", level: 2, conf: 0.8, src: `(?:welcome|long for|longing for|yearn for|crave|craving|embrace|waiting for|praying for|ready for|begging for|look forward to) {adv}death`},
 	{id: "ideation.rather_dead", level: 2, conf: 0.75, weak: true, src: `(?:id|i would|i) {adv}rather (?:be dead|die|not be alive|not exist|not be here)(?: (?:than|then) (?:live|living|go on|keep living|be alive|this|continue))?`},
-	{id: "ideation.think_dying", level: 2, conf: 0.8, src: `(?:thinking|thoughts|think|thought|obsessing|fixated|fantasi[sz]ing|dreaming|daydreaming|daydream|fantasi[sz]e) (?:about|of) (?:my own death|dying|being dead|my death|not existing|not being here|not being alive|ending it|ending things|ending my life|taking my life|how (?:i would|to) die|death (?:a lot|constantly|all the time|every day))`},
+	{id: "ideation.think_dying", level: 2, conf: 0.8, src: `(?:thinking|thoughts|think|thought|obsessing|fixated|fantasi[sz]ing|dreaming|daydreaming|daydream|fantasi[sz]e) (?:about|of) (?:my own death|dying|being dead|my death|not existing|not being here|not being alive|ending it|ending things|ending my life|taking my life|how (?:i would|to) die)`},
 	{id: "ideation.kill_me_wish", level: 2, conf: 0.75, src: `(?:wish|hope|pray|praying|want|hoping) (?:someone|somebody|something|god|a car|a bus|the universe|it) (?:would|will|could|to) (?:just )?(?:kill me|end me|end my life|take my life|take me|hit me|shoot me|murder me)`},
-	{id: "ideation.method", level: 2, conf: 0.85, src: `(?:how (?:many|much) {means}|how (?:much|many) (?:of )?(?:my )?\w+ (?:would|will|does it take to) (?:kill|overdose)|lethal dose|painless (?:way|ways|method|methods) to (?:die|go|end it|kill)|(?:easiest|quickest|fastest|best|surest|least painful|most painless) (?:way|ways|method|methods) to (?:die|kill myself|end it|end my life|commit suicide|od|overdose)|how (?:to|do i|can i|would i|could i|should i) (?:kill myself|end my life|commit suicide|die painlessly|overdose|od|hang myself|tie a noose|slit my wrists)|how long does it take to (?:die|bleed out|suffocate|drown)|enough {means} to (?:die|kill|overdose|end it|do it))`},
-	{id: "ideation.overdose", level: 2, conf: 0.8, src: `{want} {adv}(?:overdose|od|take (?:all )?(?:my|the|a bunch of|all the) {means}|swallow (?:all )?(?:my|the) {means}|jump|hang|drown|cut my (?:wrists|throat)|slit|shoot)`},
+	{id: "ideation.method", level: 2, conf: 0.85, src: `(?:how (?:many|much) {means}|how (?:much|many) (?:of )?(?:my )?\w+ (?:would|will|does it take to) (?:kill|overdose)|lethal dose|painless (?:way|ways|method|methods) to (?:die|go|end it|kill)|(?:easiest|quickest|fastest|best|surest|least painful|most painless) (?:way|ways|method|methods) to (?:die|kill myself|end it|end my life|commit suicide|overdose)|how (?:to|do i|can i|would i|could i|should i) (?:kill myself|end my life|commit suicide|die painlessly|overdose|hang myself|tie a noose|slit my wrists)|how long does it take to (?:die|bleed out|suffocate|drown)|enough {means} to (?:die|kill|overdose|end it|do it))`},
+	{id: "ideation.overdose", level: 2, conf: 0.8, src: `{want} {adv}(?:overdose|take (?:all )?(?:my|the|a bunch of|all the) {means}|swallow (?:all )?(?:my|the) {means}|jump|hang|drown|cut my (?:wrists|throat)|slit|shoot)`},
 	{id: "ideation.end_it", level: 2, conf: 0.75, src: `(?:want to|wanted to|going to|gonna|just want to|ready to|about to|thinking (?:about|of)|think about|might|should|will|could|cant wait to|need to|urge to) {adv}(?:end it|end things|end everything|end this|end it all|be done with (?:it all|life|everything|living|this life)|check out|not be here|call it quits on life)(?: \.|$| all| for good| now| tonight| already| forever| soon)`},
-	{id: "ideation.no_point_living", level: 2, conf: 0.75, src: `(?:whats|what is|there is no|theres no|no|dont see (?:the|any)|cant see (?:the|any)|lost (?:the|all)) point (?:in|of|to) (?:living|being alive|life|existing|going on|staying alive|keep living|continuing)`},
+	{id: "ideation.no_point_living", level: 2, conf: 0.75, src: `(?:whats (?:even )?the|what is (?:even )?the|there is no|theres no|no|dont see (?:the|any)|cant see (?:the|any)|lost (?:the|all)) point (?:in|of|to) (?:living|being alive|life|existing|going on|staying alive|keep living|continuing)`},
 	{id: "ideation.tired_living", level: 2, conf: 0.75, src: `(?:tired|sick|exhausted|done|finished) (?:of|with) (?:living|being alive|existing|life itself|this life|my life|being here|life)`},
 	{id: "ideation.dead_inside_wish", level: 2, conf: 0.8, src: `(?:wanting|want|wish|wishing|wanted) (?:to )?(?:die|death|to be dead|to not exist|to not be alive)`},
 	{id: "ideation.should_die", level: 2, conf: 0.8, src: `(?:i|im|i really|i just) (?:should|deserve to|need to|have to|must) (?:die|be dead|not exist|not be alive|kill myself)`},
 	{id: "ideation.passive_gone", level: 2, conf: 0.75, src: `(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i (?:was|were|died|was dead|were dead|killed myself|wasnt here|werent here|was gone|were gone|didnt exist|never existed)|when im (?:dead|gone))`},
-	{id: "ideation.gone_miss", level: 2, conf: 0.75, src: `(?:no one|nobody|noone) (?:would|will|is going to|gonna) (?:miss me|notice if i (?:died|was gone|disappeared|killed myself)|care if i (?:die|died|was gone|killed myself|disappeared)|even notice)`},
+	{id: "ideation.gone_miss", level: 2, conf: 0.75, src: `(?:dont think|doubt|wonder if) (?:anyone|anybody) (?:would|will) (?:miss me|notice|care if i)|(?:if|when) i (?:die|died|was gone|disappeared)(?: right now| today| tomorrow| rn)? (?:no one|nobody|noone) (?:would|will)|(?:no one|nobody|noone) (?:would|will) (?:notice or care|care or notice)|(?:no one|nobody|noone) (?:would|will|is going to|gonna) (?:miss me|notice if i (?:died|was gone|disappeared|killed myself)|care if i (?:die|died|was gone|killed myself|disappeared)|even notice)`},
 	{id: "ideation.cant_kill", level: 2, conf: 0.8, src: `(?:too (?:scared|afraid|cowardly|weak|much of a coward) to|(?:dont|do not) have the (?:guts|courage|balls) to|(?:i )?(?:cant|couldnt) even) {adv}(?:kill myself|die|end it|commit suicide|do it|go through with it)`},
 	{id: "ideation.affirm", level: 2, conf: 0.8, src: `(?:i )?(?:have|keep|get|got|had|been having|am having|im having|keep having) (?:these )?(?:thoughts|ideas|urges) (?:of|about) (?:suicide|killing myself|ending (?:my life|it)|dying|death|not being here|ending things)`},
 	{id: "ideation.death_wish", level: 2, conf: 0.8, src: `(?:have|has|had|my) (?:a )?death wish`},
@@ -128,7 +138,8 @@ var ruleTable = []rule{
 	// self-injury (level 2, flag)
 	{id: "selfharm.cut", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:cut|cutting|cuts|burn|burned|burnt|burning|scratch|scratching|scratched|hurt|hurting|harm|harming|harmed|hit|hitting|punch|punching|bang|banging) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|stomach|hips?|body))(?: again| last night| yesterday| today| tonight| every night| to feel| because| when| so|$| \.| deep| with)`},
 	{id: "selfharm.want", level: 2, conf: 0.85, selfInjury: true, src: `(?:want to|wanted to|urge to|urges to|need to|tempted to|going to|gonna|itching to|craving|crave|thinking (?:about|of)|started|start|keep|cant stop) {adv}(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|scratch|scratching) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|body))`},
-	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating|sh)(?: again| every| daily| for| since| because| to| when|$| \.| and| but)`},
+	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating)(?: again| every| daily| for| since| because| to| when|$| \.| and| but)`},
+	{id: "selfharm.sh", level: 2, conf: 0.75, selfInjury: true, src: `(?:relapsed on|relapse on|relapsing on|clean from|my|do|did|started|start|stop|stopped|urge to|urges to|want to|to|i|been doing|struggle with|struggling with) sh(?: again| \.|$| and| but| scars| urges| cuts| for| since| every| daily)`},
 	{id: "selfharm.relapse", level: 2, conf: 0.85, selfInjury: true, src: `(?:relapsed|relapse|relapsing|clean from|days clean|months clean|weeks clean|broke my streak|broke my clean streak)(?: on| into| with| from)? (?:self harm|sh|cutting|burning|self injury)?`},
 	{id: "selfharm.fresh", level: 2, conf: 0.8, selfInjury: true, src: `(?:fresh|new|deep|open|bleeding|infected) (?:cuts|wounds|scars|burns)(?: on my| from)`},
 	{id: "selfharm.blade", level: 2, conf: 0.8, selfInjury: true, src: `(?:took|take|grabbed|grab|picked up|used|use) (?:a|the|my) (?:blade|razor|razors|knife|lighter|sharpener blade) (?:to|on|and) (?:my (?:arms?|wrists?|thighs?|legs?|skin)|myself|cut|cutting)`},
@@ -137,7 +148,7 @@ var ruleTable = []rule{
 	{id: "warn.cant_go_on", level: 1, conf: 0.7, src: `(?:cant|couldnt|cannot|dont know how to|dont want to|no longer|unable to) {adv}(?:go on|keep going|carry on|take it|take this|do this|handle this|handle it|cope|live like this|keep living like this|continue like this|hold on)(?: anymore| any longer| much longer| like this)`},
 	{id: "warn.hopeless", level: 1, conf: 0.65, src: `(?:{i}|feel|feeling|felt|so|completely|totally|utterly) {adv}(?:hopeless|worthless|helpless|trapped|empty inside|numb|like a burden|a burden|like a failure|defeated|broken beyond repair)`},
 	{id: "warn.burden", level: 1, conf: 0.7, src: `(?:{i} (?:am|m)?|just|such) {adv}(?:a|such a) burden|burden (?:to|on) (?:everyone|everybody|my family|others|people|them|my friends)|better off without me`},
-	{id: "warn.no_way_out", level: 1, conf: 0.7, src: `(?:no way out|no escape|nowhere to turn|no hope|no future|nothing to live for|nothing left (?:for me|to live for|to lose)|no light at the end|never (?:going to|gonna) get better|will never get better|wont ever get better|give up on (?:life|everything|myself|living)|gave up on (?:life|everything|myself|living)|given up on (?:life|everything|myself|living)|lost all hope|lost the will|losing the will|lost my will)`},
+	{id: "warn.no_way_out", level: 1, conf: 0.7, src: `(?:no way out|no escape|nowhere to turn|no hope|no future|nothing to live for|nothing left (?:for me|to live for|to lose)|no light at the end|never (?:going to|gonna) get better|nothing (?:is )?(?:ever )?(?:going to|will|is going to) (?:ever )?get better|(?:things|it|life) (?:are|is|will)? ?(?:never|not ever) (?:going to )?get(?:ting)? better|will never get better|wont ever get better|give up on (?:life|everything|myself|living)|gave up on (?:life|everything|myself|living)|given up on (?:life|everything|myself|living)|lost all hope|lost the will|losing the will|lost my will|(?:cant|dont|cannot) see (?:any |the )?light(?: at the end)?)`},
 	{id: "warn.disappear", level: 1, conf: 0.65, weak: true, src: `{want} {adv}(?:disappear|vanish|run away from (?:it all|everything|life)|escape (?:it all|everything|this life|life)|not feel anything|stop feeling|the pain to (?:stop|end)|it (?:all )?to (?:stop|end)|everything to (?:stop|end)|sleep for (?:ever|a (?:year|decade|very long time))|give up|be nothing|fade away)`},
 	{id: "warn.kill_me", level: 1, conf: 0.55, weak: true, src: `(?:someone|somebody|just|please|pls|god|lord) (?:please |pls |just )?(?:kill me|end me|shoot me)`},
 	{id: "warn.dark", level: 1, conf: 0.6, src: `(?:dark|intrusive|scary|morbid|bad) thoughts (?:about|of) (?:death|dying|myself|not being here|hurting myself)|(?:thinking|think|thoughts) about death`},
@@ -149,15 +160,85 @@ var ruleTable = []rule{
 	{id: "third.wants_die", kind: kindThird, conf: 0.8, src: `{other} {adv}(?:said|says|told me|texted|messaged|posted|wrote|keeps saying|talks about|talked about|talking about|mentioned|threatened|threatens|is threatening|has been|is|was|wants|wanted|want|tried|has tried|attempted|is going to|plans to|might|may|could) {gap}(?:to )?(?:kill (?:himself|herself|themselves|themself)|end (?:his|her|their) (?:own )?life|take (?:his|her|their) (?:own )?life|commit suicide|suicide|suicidal|self harm|cutting (?:himself|herself|themselves)|hurt (?:himself|herself|themselves|themself)|die|be dead|not be alive|overdose|overdosed)`},
 	{id: "third.reflexive", kind: kindThird, conf: 0.8, src: `(?:kill|killing|hurt|hurting|cut|cutting|harm|harming|hang|hanging|shoot|shooting) (?:himself|herself|themselves|themself)`},
 	{id: "third.help", kind: kindThird, conf: 0.75, src: `(?:help|support|talk to|worried about|scared for|afraid for|concerned about|what do i do about|how do i help) {gap}(?:{other}|friend|brother|sister|son|daughter|partner) {gap}(?:who is|whos|that is|thats|is|being|who might be|might be|who)? ?{adv}(?:suicidal|self harming|cutting|wants to die|talking about suicide|in crisis)`},
+	{id: "third.suicidal_noun", kind: kindThird, conf: 0.75, src: `(?:suicidal|self harming|depressed and suicidal) (?:friend|friends|brother|sister|son|daughter|partner|husband|wife|boyfriend|girlfriend|mom|mum|dad|parent|child|kid|student|students|teen|teenager|person|people|patient|client|loved one|family member|coworker|colleague|roommate)`},
 	{id: "third.suicidal_other", kind: kindThird, conf: 0.75, src: `{other} (?:is|was|has been|seems|seemed|sounds|might be|may be|could be|feels|felt|got|gets) {adv}(?:suicidal|self harming)`},
 
 	// ---- harm to others, abuse ----
-	{id: "harm.others", kind: kindHarmOthers, conf: 0.7, src: `(?:{i} )?{adv}(?:want to|going to|will|plan to|planning to|thinking about|thoughts of|urge to|urges to|fantasi[sz]e about|fantasi[sz]ing about) {adv}(?:kill|killing|murder|murdering|hurt|hurting|stab|stabbing|shoot|shooting|strangle|strangling|poison|poisoning) (?:him|her|them|my (?:\w+)|someone|somebody|people|everyone|everybody|that \w+|my \w+)`},
+	{id: "harm.others", kind: kindHarmOthers, conf: 0.7, src: `(?:want to|going to|will|plan to|planning to|thinking about|thoughts of|urge to|urges to|fantasi[sz]e about|fantasi[sz]ing about) {adv}(?:kill|killing|murder|murdering|hurt|hurting|stab|stabbing|shoot|shooting|strangle|strangling|poison|poisoning) (?:him|her|them|my (?:\w+)|someone|somebody|people|everyone|everybody|that \w+|my \w+)`},
 	{id: "abuse.hurt", kind: kindAbuse, conf: 0.7, src: `(?:he|she|they|my (?:\w+)) (?:hits|hit|beats|beat|chokes|choked|strangles|strangled|rapes|raped|abuses|abused|hurts|threatens|threatened|assaulted|molested|touches|touched) me|(?:im|i am|i was|being|been) (?:being )?(?:abused|raped|molested|beaten|assaulted|hit|threatened|trafficked)|(?:afraid|scared) (?:he|she|they) (?:will|is going to|gonna) (?:kill|hurt) me|not safe at home|(?:he|she|they) (?:will|is going to|said (?:he|she|they) would) kill me`},
 }
 
-// compiledRules is ruleTable with every pattern compiled.
-var compiledRules = compileRules(ruleTable)
+// moreRules hold the families of indirect wording people use: ingestion in
+// progress, method seeking, passive wishes, "do it"/"end it" in context,
+// reasons to live, goodbyes.
+var moreRules = []rule{
+	// attempts in progress and ingestion
+	{id: "attempt.ingest_large", level: 3, conf: 0.85, src: `(?:took|taken|taking|swallowed|swallowing|drank|downed|ingested|chugged|popped) (?:a |an |the )?(?:total of |about |around |over |like |at least )?(?:handful|bottle|bottles|whole bottle|whole pack|box|boxes|packet|packets|entire bottle|entire pack|all (?:of )?(?:my|the|his|her)|too (?:much|many)|way too (?:much|many)|a bunch|a lot|so many|an overdose|a fatal|a lethal)(?: of)?`},
+	{id: "attempt.ingest_dose", level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|taking|swallowed|drank|downed|ingested|chugged|popped|ive taken|just took) (?:a |an |the )?(?:total of |about |around |over |like |at least |some )?\d+ ?(?:mg|g|grams|pills|tablets|caps|capsules|of|x)?`},
+	{id: "attempt.ingest_drug", level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|swallowed|drank|downed|ingested|chugged) (?:some |a lot of |a bunch of |all (?:of )?(?:my |the )?|windshield |the )?(?:\d+ ?(?:mg|g)? )?(?:of )?(?:my )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|naproxen|aspirin|benadryl|diphenhydramine|sertraline|quetiapine|olanzapine|venlafaxine|trazodone|lithium|insulin|xanax|oxy|oxycodone|morphine|fentanyl|heroin|bleach|antifreeze|poison|rat poison|washer fluid|wiper fluid|antidepressants|anti depressants)`},
+	{id: "attempt.overdosing_now", level: 3, conf: 0.85, src: `(?:{i} )?(?:overdosing|overdosed|am overdosing|just overdosed)(?: right now| now| tonight| again| on)?`},
+	{id: "attempt.hope_works", level: 3, conf: 0.8, needsContext: true, src: `(?:hope|hoping|pray|praying) (?:that )?(?:this|it|they|these) (?:works?|will work|does the (?:trick|job)|will do the (?:trick|job)|is the end|kills? me|is enough)`},
+	{id: "attempt.commit_bare", level: 2, conf: 0.75, src: `(?:{want}|{intend}|{tried}|almost|nearly|about|feel like|feeling like|thinking of|close to|urge to) {adv}commit(?:ting|ted)?(?: suicide)?(?: \.|$| today| tonight| soon| tomorrow| again| for| but| and| because| im| i| this| now| already| yet)`},
+	{id: "attempt.going_through", level: 3, conf: 0.75, needsContext: true, src: `(?:going through with it|went through with it|go through with it (?:tonight|today|this time|soon|now)|backed out (?:at the last|last)|(?:chickened|pulled) out (?:at the last|last minute))`},
+	{id: "attempt.count", level: 3, conf: 0.8, src: `(?:two|three|four|five|several|multiple|many|\d+|few|an|one|the|that) (?:suicide )?attempts?(?: this (?:year|month|week)| last| before| already| in)`, notFollowedBy: []string{"to", "at"}},
+	{id: "attempt.in_an", level: 3, conf: 0.8, src: `in an attempt(?: to (?:die|end it|end my life|kill myself|commit))?(?: \.|$| then| and| but| last| yesterday| today)`},
+
+	// plans, dates, finality in context
+	{id: "intent.plan_bare", level: 3, conf: 0.7, needsContext: true, src: `(?:ive|i have|ive got|i have got|ive made|i made) (?:a|my|the) (?:plan|date|day)(?: \.|$| and| but| now| already| ready| set| for)`},
+	{id: "intent.date_dead", level: 3, conf: 0.8, src: `(?:supposed|going|meant|planning|planned) to be (?:dead|gone) (?:by|in|before|on|after)`},
+	{id: "intent.do_it", level: 2, conf: 0.7, needsContext: true, src: `(?:{intend}|{want}|courage to|guts to|strength to|could just|should just|why not just|just going to|finally) {adv}(?:do it|doing it|end it|ending it|go through with it|let go)`, notFollowedBy: []string{"with", "for", "again", "right", "better", "properly", "myself"}},
+	{id: "intent.do_it_soon", level: 3, conf: 0.75, needsContext: true, src: `(?:do it|doing it|end it|ending it) (?:tonight|today|tomorrow|this weekend|soon|on (?:the )?\d+|on (?:christmas|new years|my birthday)|before|after|when|once)`},
+	{id: "intent.method_plan", level: 3, conf: 0.8, src: `(?:planning|planned|plan|going|decided|ready|about) (?:for (?:about |a |the |weeks|months|days|\w+ )*(?:now )?)?(?:to|on) (?:jump(?:ing)? (?:off|from|in front)|hang(?:ing)? myself|shoot(?:ing)? myself|overdos(?:e|ing)|drown(?:ing)? myself|slit(?:ting)?|take all|swallow)`},
+	{id: "goodbye.sign_off", level: 3, conf: 0.75, needsContext: true, src: `(?:this is me signing off|signing off for good|(?:my|this is my|this is the) (?:last|final|finale) (?:post|message|goodbye|words|entry)|see you (?:all )?on the other side|(?:goodbye|bye|farewell) (?:friends|all|guys|reddit|everyone|my friends|cruel|fucked up world)|sorry (?:everyone|guys|mom|dad|for everything) (?:goodbye|bye|i love you))`},
+	{id: "goodbye.alone", level: 2, conf: 0.6, needsContext: true, src: `^(?:goodbye|bye|farewell)(?: \.|$)|(?:\. |^)(?:goodbye|farewell)(?: \.|$)`},
+
+	// method seeking, means
+	{id: "method.seek", level: 2, conf: 0.8, src: `(?:painless|pain free|quick|quickest|fastest|easiest|peaceful|surest|best|effective|reliable) (?:suicide|way to go|way out|method|methods|death|exit|way to die|ways to die|way to end it)|(?:what|which) (?:pills|meds|drugs|medication|poison) (?:can|could|will|would) (?:cause death|kill|do the job|end it|make me die)|(?:can|could|would|will|does) (?:chugging|taking|drinking|overdosing on|eating|mixing) \w+(?: \w+)? (?:kill (?:you|me|someone|a person)|be fatal|be lethal)|how painful (?:would it be|is it|it would be) to die|(?:exit|leave) (?:permanently|this world permanently)|make an exit|how (?:do|can|would) (?:i|you|someone|one) (?:make it look like|make it appear|fake) an accident|suicide without (?:making it|it) (?:look|appear)|price of cyanide|cyanide price|buy cyanide|(?:where|how) (?:to|can i|do i) (?:get|buy) (?:a gun|cyanide|poison|a noose|helium)`},
+	{id: "method.wish_means", level: 2, conf: 0.75, src: `(?:wish|if only) (?:i had|i could get|i owned) (?:a|the|my) (?:gun|rope|pills|bullet)|pull the trigger|bleed out|open (?:my|the) (?:veins|arteries|artery|brachial|wrists)|(?:slit|cut|slice|open) (?:my )?(?:wrists|veins|throat|brachial)(?: open)?|(?:noose|belt) (?:around|on) my neck|head (?:down )?on (?:the )?(?:train )?tracks|in front of (?:a|the) train`},
+	{id: "method.think", level: 2, conf: 0.8, src: `(?:thinking|think|thought|thoughts|dreaming|fantasi[sz]ing|urges?|tempted) (?:about|of|to) (?:hurling|throwing|hanging|shooting|drowning|stabbing|killing|poisoning|injecting|overdosing|jumping|gassing|suffocating|starving|cutting|slitting|burning) (?:myself|my (?:wrists|throat|arms))`},
+	{id: "method.means_have", level: 2, conf: 0.7, needsContext: true, src: `(?:ive|i have|got|have|all i have (?:is|are)|now all i have are) (?:about |around |over |like )?(?:\d+|a bottle of|a bunch of|enough|these|the|my) ?(?:or so )?(?:\d+ ?mg )?(?:pills|tablets|meds|paracetamol|tylenol|ibuprofen|sleeping pills|rope|gun|razor|razors|blades)`},
+	{id: "prep.with_me", level: 3, conf: 0.8, src: `(?:ive|i have|got) (?:a|the|my) (?:rope|noose|gun|knife|blade|razor|pills) (?:with me|next to me|in (?:my|the) (?:room|bag|car|pocket|hand|drawer)|ready|set up|tied)`},
+
+	// passive wishes and indirect ideation
+	{id: "passive.reason_live", level: 2, conf: 0.7, noNegate: true, src: `(?:need|needs|find|finding|give me|looking for|struggling to find|cant find|cant think of|dont have|dont have any|dont have much|lost|losing|lost my|what is my|whats my|was my|he was my|she was my|only|no) (?:a |any |more |much |one |the |my )?reasons? (?:to|for) (?:live|living|keep living|be alive|stay|stay alive|keep going|exist|not die|go on)`},
+	{id: "passive.only_here", level: 2, conf: 0.7, src: `(?:im only (?:here|alive|staying|still here)|the only (?:thing|reason|things) (?:keeping me|that keeps me|im still|i am still|i stay|stopping me|holding me)|only (?:staying|here|alive|sticking around) (?:for|because|so)|if (?:it wasnt|it werent|i didnt have|not) for (?:my |her |him |them )?\w+ id (?:already )?be (?:gone|dead)|(?:id|i would) (?:already )?be (?:gone|dead) (?:if|by now|already)|whats (?:keeping|stopping) me|what stops me is)`},
+	{id: "passive.leave_world", level: 2, conf: 0.75, src: `(?:want|wanna|wish|ready|going|time) to (?:leave|exit|depart) (?:this|the) (?:earth|world|planet|life)|(?:world|everyone|everybody|they) (?:would be|will be|is|could) (?:a )?(?:better|happier) (?:place )?(?:off )?without me|(?:world|they|everyone) (?:can|could) (?:use|do with) one less|one less (?:of me|person like me)`},
+	{id: "passive.easier_gone", level: 2, conf: 0.75, src: `(?:easier|better|simpler|best) (?:for everyone )?(?:if i (?:was|were|wasnt|werent|just|didnt|died|wasnt here|was gone|were gone|just disappeared)|to (?:just )?(?:be gone|not be here|not exist|disappear|die|end it)|when im gone)`},
+	{id: "passive.take_me", level: 2, conf: 0.7, weak: true, src: `(?:and|just|please|someone|somebody) end me|(?:god|lord|universe|death) (?:please |just )?(?:take me|come get me|come for me|end me)|pray(?:ing)? (?:to god )?(?:for god )?(?:to )?(?:just )?take me|(?:when|why) (?:will|wont) (?:you|god|death) (?:just )?take me|let me die|kill me (?:already|now please|please)|end me already`},
+	{id: "passive.never_wake", level: 2, conf: 0.75, src: `(?:wake up dead|permanent (?:slumber|sleep)|eternal (?:sleep|rest|slumber)|sleep (?:forever|and never wake)|close my eyes (?:one last time|forever|and never)|never (?:have to )?wake up (?:again)?|drift off (?:forever|and never)|hope i (?:dont|never) (?:make it|survive|wake)|into (?:oblivion|nothingness|the void forever))`},
+	{id: "passive.life_end", level: 2, conf: 0.7, src: `(?:want|wait|waiting|wish|hoping|ready) (?:for )?(?:my )?life to (?:end|stop|be over)|(?:want|wish|need) (?:it|it all|everything|all of it|all of this|this all|my life) to (?:end|be over|stop)|want (?:it|this|everything) (?:all )?over(?: with)?`, notFollowedBy: []string{"with", "so", "soon", "quickly"}},
+	{id: "passive.no_point_me", level: 2, conf: 0.7, src: `no point (?:of|in) me (?:being|living|existing|staying)|why (?:am i|should i) (?:even )?(?:still )?(?:alive|existing|living|here)|why (?:the fuck |tf )?am i (?:still )?(?:existing|alive)|(?:better|best) (?:to|if i) (?:just )?die|(?:dont|do not) (?:know if i (?:can|want to)|think i can|think i want to) (?:keep )?(?:live|living|go on|stay alive|keep going)|(?:cant|dont want to) (?:continue|keep) (?:to )?(?:live|living)|(?:seeing|imagining|picture|picturing) myself (?:dying|dead|die)`},
+	{id: "passive.gone", level: 2, conf: 0.65, needsContext: true, src: `(?:want|wish|need|ready) to (?:be gone|go away forever|not be here anymore|not be around|rest forever|rest in peace)|(?:i need to|its time to|time for me to) go(?: \.|$| now| forever)`},
+	{id: "passive.dying_ok", level: 2, conf: 0.65, src: `(?:wouldnt|would not|dont|do not|wouldnt even) (?:mind|care) (?:if i|dying|being dead|to die)(?: died| was dead| were dead| didnt wake| got hit| passed| died in)?`},
+	{id: "passive.suicidal_word", level: 2, conf: 0.75, src: `suicidal(?: \.|$| and| but| again| thoughts| ideation| feelings| urges| lately| today| tonight| right now| now| all the time| because| since| when| for| as| so| or| with)`, notFollowedBy: []string{"friend", "person", "people", "patients", "patient", "teen", "teens", "individuals", "behavior", "behaviour", "risk"}},
+	{id: "passive.suicide_thought", level: 2, conf: 0.75, src: `(?:suicide|suicidal) (?:thoughts|ideation|urges|feelings) (?:have|has|are|keep|came|come|hit|hits|is|plague|plagued|return|returned|creep|crept|consume)`},
+	{id: "passive.die_soon", level: 2, conf: 0.65, needsContext: true, src: `(?:im|i am) (?:going to|gonna) die (?:soon|tonight|today|anyway|anyways|one day by my own)`},
+
+	{id: "passive.more", level: 2, conf: 0.7, src: `(?:want to|wish to|wish i could|wish i can|wanna) (?:no longer|not) (?:be here|exist|be alive|live|wake up)|die in my sleep|(?:cant|dont want to) be (?:here|on this earth|in this world|alive) (?:anymore|any longer)|(?:suicide|killing myself|dying|death|ending it) (?:has been|is|keeps|was|been) (?:on|in|crossing) my mind|debating (?:suicide|killing myself|ending it)|(?:all|the only thing) i (?:ever )?(?:think|thought) (?:about|of) is (?:dying|death|suicide|killing myself|ending it)|(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i|when i|once i)|(?:wish i can|wish i could) (?:just )?die|(?:dont know|idk|not sure) how to (?:just )?die|how to (?:just )?die|(?:courage|guts|nerve|strength) to (?:jump|do it|end it|go through with it|kill myself|pull the trigger)|(?:reason|reasons) (?:not to|why i shouldnt|i shouldnt) (?:do it|kill myself|die|end it|end my life|jump)|why i shouldnt (?:do it|kill myself|die|end it)`},
+	{id: "passive.way_out", level: 2, conf: 0.65, needsContext: true, src: `(?:need|want|looking for|find|found|only) (?:a |the )?way out|i (?:just )?want out|(?:been|am|im|keep) (?:really )?thinking about it|(?:lose|losing|lost) (?:my|the) (?:battle|fight)|the way out (?:for me )?is|(?:leave|exit) this existence`},
+	{id: "intent.die_plan", level: 3, conf: 0.8, src: `(?:intend to|decided to|ready to|planning to|plan to|going to) (?:\w+ ){0,3}(?:and )?(?:die|suffocate|drown)(?: \.|$| tonight| today| now)|(?:place|spot|date|day|method|bridge|building) (?:all )?(?:picked out|chosen|selected|set)`},
+	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}|{tried} (?:to )?(?:hang|drown|suffocate|poison|strangle|overdose|slit my|jump off)`},
+
+	{id: "more.suicide_verb", level: 2, conf: 0.8, src: `(?:{want}|{intend}|{tried}|how (?:can|do|should|would|could) i|can i|cant|could|should i|want) {adv}suicide(?: \.|$| in| at| but| and| tonight| today| soon| now| because| without| by)`},
+	{id: "more.wish_means", level: 2, conf: 0.75, timeless: true, src: `(?:wish|if only) i (?:had|owned|could get) (?:the )?means|(?:wish|wishing) (?:that )?i (?:had|would have|couldve|could have) (?:jumped|done it|died|gone through with it|succeeded|finished it|pulled the trigger)|(?:should|shouldve|should have) (?:died|die|been dead|never been born)(?: \.|$| a| when| years| back| then| already| long)`},
+	{id: "more.god_kill", level: 2, conf: 0.7, src: `(?:begging|asking|praying|pray|beg) (?:to )?(?:god|the universe|lord) (?:to )?(?:please |just )?(?:kill me|take me|end me|end my life|let me die)|(?:end me|kill me) (?:end me|kill me)`},
+	{id: "more.stomach", level: 3, conf: 0.8, src: `(?:pumped (?:my )?stomach|stomach (?:was |got )?pumped|(?:had|got) my stomach pumped|(?:from|after) (?:an|my) (?:attempt|overdose))`},
+	{id: "more.follow_through", level: 2, conf: 0.7, needsContext: true, src: `(?:follow through|go through with it|act on (?:it|them|these thoughts|my thoughts)|take matters into my own hands|put an end to (?:it|this|all)|its time to (?:go|end it)|matter of (?:time|when))`},
+	{id: "more.alive_for", level: 2, conf: 0.65, src: `(?:im|i am) (?:only |just )?(?:alive|here|living|staying alive|still here) (?:for|because of) (?:my|the|her|him|them)|(?:struggling|struggle|hard|fighting|trying) (?:really hard )?to (?:keep (?:on )?living|stay alive|want to live|want to be alive)`},
+	{id: "more.end_suicide", level: 2, conf: 0.75, src: `(?:my (?:life|story)|i) (?:will|would|is going to|am going to|im going to|might) (?:probably |likely |eventually |definitely )?end (?:with|in|by) suicide|(?:im|i will|ill) (?:probably |likely |eventually )?(?:die|end up dying) (?:by|from|of) suicide|is suicide (?:justified|the (?:only )?answer|an option|my (?:only )?option|worth it|the right choice)`},
+	{id: "more.have_to_die", level: 2, conf: 0.75, src: `dont want to die but (?:i )?(?:feel like |think |know )?(?:i )?(?:have|need|should|must|want) to|why (?:should|do|must) i (?:have to )?(?:keep )?(?:live|living|go on|stay alive|be alive)|(?:dont know|idk|not sure) if i (?:can|want to)(?: or (?:want to|can))? (?:keep )?(?:live|living|go on|live with myself)|(?:dont think|do not think) (?:its|it is|life is|my life is|living is) worth (?:living|it|going on|continuing)`},
+	{id: "more.last_days", level: 3, conf: 0.7, needsContext: true, src: `(?:enjoying |spending |these are |this is )?my last (?:days|day|night|hours|week|christmas|birthday)(?: \.|$| on| alive| here| in)|(?:found|have found|i have) a (?:solution|way) to (?:end|kill) (?:myself|it|my life)`},
+	{id: "more.method_amount", level: 2, conf: 0.75, src: `(?:will|would|does|can|could|is) \d+ ?(?:mg|g|grams|pills|tablets)? ?(?:of )?(?:my )?(?:paracetamol|tylenol|acetaminophen|ibuprofen|aspirin|pills|tablets|sleeping pills|insulin|benadryl|\w+) (?:do anything|be enough|kill|work|do it|be fatal|be lethal|do the job)|is \d+ (?:stories|storeys|floors|meters|metres|feet|ft|m) (?:high )?(?:enough|high enough|to die|fatal)|how (?:high|far) (?:do i|does it|would i|do you) (?:need to|have to)? ?(?:jump|fall)|how many (?:stories|storeys|floors) (?:to|would|does it take)`},
+	{id: "more.reason_had", level: 2, conf: 0.65, src: `(?:thought i had|used to have|i had|he was|she was|they were|you were) (?:a|my|the only) reason to (?:live|keep living|stay|keep going)`},
+	{id: "more.its_not_worth", level: 2, conf: 0.65, needsContext: true, src: `(?:its|it is|nothing is|nothing|anything is|any of this is) (?:just |really |simply )?(?:not )?worth (?:it|anything) (?:anymore|any longer)`},
+
+	// self-injury, more
+	{id: "selfharm.been", level: 2, conf: 0.8, selfInjury: true, src: `(?:{i}|been|started|start|keep|kept|went back to|back to|stop|quit|struggling with|struggle with|addicted to|rather|would rather) {adv}(?:cutting|burning|self harming|harming myself|hurting myself|self harm|self harm myself)(?: again| myself| my| for| since| every| daily| \.|$| and| but)`},
+	{id: "selfharm.last_time", level: 2, conf: 0.7, selfInjury: true, src: `(?:since|last time) i (?:hurt|cut|burned|harmed) myself`},
+}
+
+// compiledRules is ruleTable and moreRules with every pattern compiled.
+var compiledRules = compileRules(append(append([]rule(nil), ruleTable...), moreRules...))
 
 // compilePattern expands the macros, folds the literal letters of the
 // pattern with the text's homoglyph fold (so that patterns and text share
@@ -165,7 +246,37 @@ var compiledRules = compileRules(ruleTable)
 func compilePattern(src string) (*regexp.Regexp, error) {
 	x := macros.Replace(src)
 	x = foldPattern(x)
+	x = canonPattern(x)
 	return regexp.Compile(`(?:^|\b)(?:` + x + `)(?:\b|$)`)
+}
+
+// patternContractions are the normalizer's contractions, applied to the
+// pattern sources too so a pattern may say "i have" and still match.
+var patternContractions = []struct {
+	re  *regexp.Regexp
+	out string
+}{
+	{regexp.MustCompile(`\bi have\b`), "ive"},
+	{regexp.MustCompile(`\bi am\b`), "im"},
+	{regexp.MustCompile(`\bi will\b`), "ill"},
+	{regexp.MustCompile(`\bi would\b`), "id"},
+	{regexp.MustCompile(`\bdo not\b`), "dont"},
+	{regexp.MustCompile(`\bdoes not\b`), "doesnt"},
+	{regexp.MustCompile(`\bdid not\b`), "didnt"},
+	{regexp.MustCompile(`\bcan not\b|\bcannot\b`), "cant"},
+	{regexp.MustCompile(`\bwill not\b`), "wont"},
+	{regexp.MustCompile(`\bwould not\b`), "wouldnt"},
+	{regexp.MustCompile(`\bwanna\b`), "want to"},
+	{regexp.MustCompile(`\bgonna\b`), "going to"},
+}
+
+// canonPattern rewrites a pattern source with the normalizer's
+// contractions.
+func canonPattern(x string) string {
+	for _, c := range patternContractions {
+		x = c.re.ReplaceAllString(x, c.out)
+	}
+	return x
 }
 
 // foldPattern applies foldRune to the literal letters of a pattern source,
@@ -204,6 +315,7 @@ func compileRules(in []rule) []rule {
 			panic(fmt.Sprintf("safety: rule %s: %v", r.id, err))
 		}
 		r.re = re
+		r.fre = newFilteredRe(re)
 		out[i] = r
 	}
 	return out
@@ -237,6 +349,9 @@ func patternWords() []string {
 		flush()
 	}
 	for _, r := range ruleTable {
+		add(macros.Replace(r.src))
+	}
+	for _, r := range moreRules {
 		add(macros.Replace(r.src))
 	}
 	for _, w := range modifierWords {

@@ -1,0 +1,40 @@
+package safety
+
+import "testing"
+
+// bench300 is a 300-character message with warning signs and no ideation.
+const bench300 = "I have been feeling really low lately and work keeps piling up, my manager adds tasks every day and I can't sleep. Honestly some days I don't see the point of any of it, but I'm trying to keep going for my kids. Could you help me plan my week so it feels less overwhelming? Thanks, it means a lot to me."
+
+func BenchmarkFloorAssess300(b *testing.B) {
+	f := NewFloor()
+	in := Input{Text: bench300}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}
+
+func BenchmarkNormalize300(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		Normalize(bench300)
+	}
+}
+
+func BenchmarkFloorAssessShortCrisis(b *testing.B) {
+	f := NewFloor()
+	in := Input{Text: "I want to kill myself"}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}
+
+func BenchmarkFloorAssessWithHistory(b *testing.B) {
+	f := NewFloor()
+	in := Input{Text: "tonight's the night", History: []string{"I keep thinking about killing myself", "nobody would even notice", "work was awful"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}

@@ -61,6 +61,10 @@ func run(ctx context.Context, args []string, std stdio, env func(string) (string
 		err = serve(ctx, args, std, env, false)
 	case "chat":
 		err = serve(ctx, args, std, env, true)
+	case "assess":
+		err = assess(ctx, args, std, env)
+	case "eval":
+		err = eval(ctx, args, std, env)
 	case "help", "-h", "--help":
 		fmt.Fprint(std.out, usage)
 		return 0

@@ -122,3 +122,51 @@ func TestConfiguredPlatformWithoutAdapterIsRefusedClearly(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
 }
+
+func TestAssessWritesOneAssessmentPerLineInOrder(t *testing.T) {
+	in := `{"text": "this exam is killing me"}
+{"text": "I want to kill myself"}
+{"text": "I can't do this anymore", "history": ["nobody would miss me"]}
+`
+	code, out, errOut := haven(t, in, noEnv, "assess", "--floor")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("got %d lines, want 3:\n%s", len(lines), out)
+	}
+	if !strings.Contains(lines[0], `"level":0`) || !strings.Contains(lines[1], `"needs_crisis_response":true`) {
+		t.Errorf("unexpected assessments:\n%s", out)
+	}
+}
+
+func TestAssessRejectsMalformedInputNamingTheLine(t *testing.T) {
+	code, _, errOut := haven(t, "{\"text\": \"ok\"}\nnot json\n", noEnv, "assess", "--floor")
+	if code != 1 || !strings.Contains(errOut, "line 2") {
+		t.Fatalf("exit %d, want 1 and an error naming line 2; stderr:\n%s", code, errOut)
+	}
+}
+
+func TestEvalCrisisExitsNonZeroBelowThresholds(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tiny.jsonl")
+	rows := `{"id": "a", "text": "I want to kill myself", "level": 2}
+{"id": "b", "text": "how do I kill a python process", "level": 0}
+`
+	if err := os.WriteFile(file, []byte(rows), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := haven(t, "", noEnv, "eval", "crisis", "--floor", file)
+	if code != 0 || !strings.Contains(out, "recall level>=2:        1.000") {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	// A gold label the floor cannot reach makes the recall threshold fail.
+	if err := os.WriteFile(file, []byte(rows+`{"id": "c", "text": "the weather is lovely", "level": 3}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = haven(t, "", noEnv, "eval", "crisis", "--floor", "--min-recall", "0.9", file)
+	if code != 1 || !strings.Contains(errOut, "below thresholds") {
+		t.Fatalf("exit %d, want 1 below thresholds; stderr:\n%s", code, errOut)
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+
+	"github.com/havenbot/haven/safety"
+	"github.com/havenbot/haven/safety/crisiseval"
+)
+
+// crisisAssessor returns the crisis gate as configured: the deterministic
+// floor, joined by the LLM assessor when one is configured and floorOnly is
+// false.
+func crisisAssessor(flags commonFlags, env func(string) (string, bool), floorOnly bool) (crisiseval.Assessor, error) {
+	if floorOnly {
+		return crisiseval.Floor(safety.NewFloor()), nil
+	}
+	cfg, err := loadConfig(flags, env)
+	if err != nil {
+		return nil, err
+	}
+	model, err := newLLM(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return safety.NewGate(safety.GateOptions{LLM: model, Deadline: cfg.Safety.LLMDeadline}), nil
+}
+
+// assess runs `haven assess`: JSONL {"text": ..., "history": [...]} on stdin,
+// one JSONL assessment per line on stdout, in order.
+func assess(ctx context.Context, args []string, std stdio, env func(string) (string, bool)) error {
+	var flags commonFlags
+	fs := newFlagSet("assess", std)
+	flags.register(fs)
+	floorOnly := fs.Bool("floor", false, "use the deterministic floor only, even when an LLM is configured")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "assessments run in parallel (output order is kept)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: assess reads stdin and takes no arguments (got %q)", errUsage, fs.Arg(0))
+	}
+	a, err := crisisAssessor(flags, env, *floorOnly)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(std.out, 64*1024)
+	if _, err := crisiseval.AssessStream(ctx, a, std.in, w, *workers); err != nil {
+		return fmt.Errorf("assess: %w", err)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("assess: write output: %w", err)
+	}
+	return nil
+}
+
+// eval runs `haven eval crisis FILE...`: the crisis gate's figures per file
+// and overall, and a non-zero exit below the thresholds.
+func eval(ctx context.Context, args []string, std stdio, env func(string) (string, bool)) error {
+	if len(args) == 0 || args[0] != "crisis" {
+		return fmt.Errorf("%w: eval needs a suite name: haven eval crisis FILE...", errUsage)
+	}
+	var flags commonFlags
+	fs := newFlagSet("eval crisis", std)
+	flags.register(fs)
+	th := crisiseval.DefaultThresholds()
+	floorOnly := fs.Bool("floor", false, "measure the deterministic floor only, even when an LLM is configured")
+	fs.Float64Var(&th.MinRecall, "min-recall", th.MinRecall, "fail when crisis recall (level >= 2) of a file with crisis rows is below this")
+	fs.Float64Var(&th.MaxFalseCrisis, "max-false-crisis", th.MaxFalseCrisis, "fail when the false-crisis rate of a non-suicidal file is above this")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%w: eval crisis needs at least one labelled JSONL file", errUsage)
+	}
+	a, err := crisisAssessor(flags, env, *floorOnly)
+	if err != nil {
+		return err
+	}
+	rep, err := crisiseval.EvalFiles(ctx, a, fs.Args())
+	if err != nil {
+		return fmt.Errorf("eval crisis: %w", err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(std.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return fmt.Errorf("eval crisis: write report: %w", err)
+		}
+	} else if err := crisiseval.WriteReport(std.out, rep); err != nil {
+		return fmt.Errorf("eval crisis: write report: %w", err)
+	}
+	if err := th.Check(rep); err != nil {
+		return fmt.Errorf("eval crisis: below thresholds: %w", err)
+	}
+	return nil
+}

@@ -37,6 +37,10 @@ type Options struct {
 	// has not said where they are and the locale has no region; empty means
 	// the international fallback.
 	DefaultCountry string
+	// AlertConversation is the namespaced id of a private operators'
+	// conversation told about every crisis turn (level 2 or 3), with opaque
+	// ids and the assessment, never the message; empty sends no alerts.
+	AlertConversation string
 	// Clock returns the current time; nil means time.Now.
 	Clock func() time.Time
 	// Logger receives structured logs; nil means slog.Default().
@@ -54,6 +58,7 @@ type Engine struct {
 	store          memory.Store
 	gate           CrisisGate
 	defaultCountry string
+	alert          *channels.Conversation
 	now            func() time.Time
 	log            *slog.Logger
 	maxSteps       int
@@ -76,6 +81,12 @@ func New(opts Options) (*Engine, error) {
 		log:            opts.Logger,
 		maxSteps:       opts.MaxSteps,
 		historyTurns:   opts.HistoryTurns,
+	}
+	if opts.AlertConversation != "" {
+		if _, _, _, ok := channels.SplitID(opts.AlertConversation); !ok {
+			return nil, fmt.Errorf("core: alert conversation %q is not a namespaced id (platform:workspace:id)", opts.AlertConversation)
+		}
+		e.alert = &channels.Conversation{ID: opts.AlertConversation, Kind: channels.KindChannel}
 	}
 	if e.now == nil {
 		e.now = time.Now

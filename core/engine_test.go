@@ -299,3 +299,32 @@ func BenchmarkHandle(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "turns/s")
 }
+
+func TestCrisisTurnAlertsOperatorsWithoutTheMessage(t *testing.T) {
+	e, _, _ := newEngine(t, func(o *Options) { o.AlertConversation = "slack:T1:C-ops" })
+	const msg = "I want to kill myself tonight"
+	out, err := e.Handle(context.Background(), dm(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 {
+		t.Fatalf("got %d messages, want the reply then the alert: %+v", len(out), out)
+	}
+	alert := out[1]
+	if alert.Platform != "slack" || alert.Conversation.ID != "slack:T1:C-ops" {
+		t.Errorf("alert went to %s %s", alert.Platform, alert.Conversation.ID)
+	}
+	if strings.Contains(alert.Text, "kill myself") || strings.Contains(alert.Text, "tonight") || strings.Contains(alert.Text, "Alice") {
+		t.Errorf("alert leaks message text or name: %q", alert.Text)
+	}
+	if out2 := handle(t, e, dm("I had a long day at work")); out2.Kind != channels.OutReply {
+		t.Errorf("ordinary turn after a crisis got %s", out2.Kind)
+	}
+}
+
+func TestAlertConversationMustBeNamespaced(t *testing.T) {
+	_, err := New(Options{Store: failingStore{}, Gate: safety.NewGate(safety.GateOptions{}), AlertConversation: "#ops"})
+	if err == nil || !strings.Contains(err.Error(), "#ops") {
+		t.Fatalf("err = %v, want an error naming the bad id", err)
+	}
+}

@@ -111,9 +111,35 @@ func (e *Engine) crisisReply(t *Turn) {
 		if r.PublicNote != "" {
 			t.Out = append(t.Out, t.reply(channels.OutCrisis, r.PublicNote))
 		}
+	} else {
+		t.Out = append(t.Out, t.reply(channels.OutCrisis, r.Text))
+	}
+	e.operatorAlert(t)
+}
+
+// operatorAlert tells the operators' private conversation about a crisis
+// turn: platform, level, rule path and opaque ids, never the message or the
+// person's name. It goes out after the person's reply.
+func (e *Engine) operatorAlert(t *Turn) {
+	if e.alert == nil {
 		return
 	}
-	t.Out = append(t.Out, t.reply(channels.OutCrisis, r.Text))
+	platform, _, _, _ := channels.SplitID(e.alert.ID)
+	a := t.Assessment
+	text := fmt.Sprintf("Crisis alert: level %d (%s) on %s in a %s conversation. Person %s, session %s. Rules: %s.",
+		a.Level, a.Level, t.In.Platform, t.In.Conversation.Kind, orUnknown(t.Person.ID), orUnknown(t.Session.ID), strings.Join(a.Path, ", "))
+	if flags := a.Flags.Names(); len(flags) > 0 {
+		text += " Flags: " + strings.Join(flags, ", ") + "."
+	}
+	text += " Haven has answered with crisis resources; no message text is shared here."
+	t.Out = append(t.Out, channels.Outbound{Platform: platform, Conversation: *e.alert, Kind: channels.OutCrisis, Text: text})
+}
+
+func orUnknown(id string) string {
+	if id == "" {
+		return "unknown (store unavailable)"
+	}
+	return id
 }
 
 // country picks the country for crisis resources: what the person said in

@@ -54,10 +54,11 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	}
 	gate := safety.NewGate(safety.GateOptions{LLM: model, Deadline: cfg.Safety.LLMDeadline})
 	engine, err := core.New(core.Options{
-		Store:          store,
-		Gate:           gate,
-		DefaultCountry: cfg.Safety.DefaultCountry,
-		Logger:         log,
+		Store:             store,
+		Gate:              gate,
+		DefaultCountry:    cfg.Safety.DefaultCountry,
+		AlertConversation: cfg.Safety.AlertConversation,
+		Logger:            log,
 	})
 	if err != nil {
 		return err

@@ -209,7 +209,7 @@ func TestBrokenStoreStillAnswersACrisis(t *testing.T) {
 
 func TestWarningSignsGetOneDirectQuestionAndSessionRiskOnlyRises(t *testing.T) {
 	e, store, _ := newEngine(t)
-	out := handle(t, e, dm("I feel like such a burden to everyone, I can't go on like this"))
+	out := handle(t, e, dm("I feel like such a burden to everyone"))
 	if out.Kind != channels.OutReply {
 		t.Fatalf("warning signs should stay therapeutic, got %s", out.Kind)
 	}

@@ -140,7 +140,11 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 	for {
 		wait := time.Until(p.pausedUntil)
 		if wait <= 0 {
-			if c := pop(&p.prio); c != nil {
+			c := pop(&p.prio)
+			if c == nil && p.prioBusy == 0 {
+				c = pop(&p.norm)
+			}
+			if c != nil {
 				c.busy = true
 				prio := c.items[0].out.Priority()
 				if prio {
@@ -148,17 +152,6 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 				}
 				p.mu.Unlock()
 				return c, prio, nil
-			}
-			if p.prioBusy == 0 {
-				if c := pop(&p.norm); c != nil {
-					c.busy = true
-					prio := c.items[0].out.Priority()
-					if prio {
-						p.prioBusy++
-					}
-					p.mu.Unlock()
-					return c, prio, nil
-				}
 			}
 		}
 		wake := p.wake

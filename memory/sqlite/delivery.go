@@ -46,22 +46,9 @@ func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, er
 // author display name; the ids are kept for dedupe. Marking a delivery done
 // twice is not an error; an unknown key is one, wrapping memory.ErrNotFound.
 func (s *Store) Done(ctx context.Context, deliveryKey string) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE inbox
-			SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.Text', '', '$.Author.Display', '')
-			WHERE delivery_key = ?`, ts(s.now()), deliveryKey)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return fmt.Errorf("no such delivery: %w", memory.ErrNotFound)
-		}
-		return nil
-	})
+	err := s.updateOne(ctx, "no such delivery", `UPDATE inbox
+		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.Text', '', '$.Author.Display', '')
+		WHERE delivery_key = ?`, ts(s.now()), deliveryKey)
 	if err != nil {
 		return fmt.Errorf("mark delivery %s done: %w", deliveryKey, err)
 	}
@@ -146,7 +133,16 @@ func (s *Store) Add(ctx context.Context, outs []channels.Outbound) ([]int64, err
 // outboxUpdate runs one UPDATE on outbox row id and reports ErrNotFound when
 // no row has that id.
 func (s *Store) outboxUpdate(ctx context.Context, what string, id int64, query string, args ...any) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	if err := s.updateOne(ctx, "no such outbox message", query, args...); err != nil {
+		return fmt.Errorf("%s outbox message %d: %w", what, id, err)
+	}
+	return nil
+}
+
+// updateOne runs one UPDATE in a write transaction and returns an error
+// wrapping memory.ErrNotFound, prefixed with missing, when it changed no row.
+func (s *Store) updateOne(ctx context.Context, missing, query string, args ...any) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, query, args...)
 		if err != nil {
 			return err
@@ -156,14 +152,10 @@ func (s *Store) outboxUpdate(ctx context.Context, what string, id int64, query s
 			return err
 		}
 		if n == 0 {
-			return fmt.Errorf("no such outbox message: %w", memory.ErrNotFound)
+			return fmt.Errorf("%s: %w", missing, memory.ErrNotFound)
 		}
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("%s outbox message %d: %w", what, id, err)
-	}
-	return nil
 }
 
 // Sent marks message id delivered and clears its stored text (the

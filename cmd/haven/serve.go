@@ -2,12 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"time"
 
 	"github.com/havenbot/haven/adapters/console"
+	"github.com/havenbot/haven/adapters/telegram"
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/configs"
 	"github.com/havenbot/haven/core"
@@ -78,28 +83,103 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		if interactive {
 			fmt.Fprintln(std.out, "Haven: an AI companion in your terminal. Type /help for commands, Ctrl-D to leave.")
 		}
-	} else {
-		if err := registerPlatforms(hub, cfg, log); err != nil {
-			return err
+		if err := hub.Run(ctx); err != nil {
+			return fmt.Errorf("run: %w", err)
 		}
+		return nil
 	}
-	if err := hub.Run(ctx); err != nil {
+	handlers, err := registerPlatforms(hub, cfg, store, log)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	waitHTTP, err := serveHTTP(ctx, handlers, log)
+	if err != nil {
+		return err
+	}
+	runErr := hub.Run(ctx)
+	cancel()
+	if err := errors.Join(runErr, waitHTTP()); err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
 	return nil
 }
 
-// registerPlatforms adds the adapter of every platform whose secrets are set.
-func registerPlatforms(hub *channels.Hub, cfg configs.Config, log *slog.Logger) error {
+// registerPlatforms adds the adapter of every platform whose secrets are
+// set, and returns the HTTP handlers that must be served for them (webhook
+// modes), keyed by listen address.
+func registerPlatforms(hub *channels.Hub, cfg configs.Config, store *sqlite.Store, log *slog.Logger) (map[string]http.Handler, error) {
+	handlers := map[string]http.Handler{}
+	if cfg.TelegramEnabled() {
+		a, err := telegram.New(telegram.Options{
+			Token:         cfg.Telegram.Token,
+			APIEndpoint:   cfg.Telegram.APIURL,
+			Mode:          telegram.Mode(cfg.Telegram.Mode),
+			WebhookURL:    cfg.Telegram.WebhookURL,
+			WebhookSecret: cfg.Telegram.WebhookSecret,
+			Admins:        cfg.Admins,
+			Offsets:       store,
+			Logger:        log.With(slog.String("platform", "telegram")),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("configure telegram: %w", err)
+		}
+		hub.Register(a)
+		if telegram.Mode(cfg.Telegram.Mode) == telegram.ModeWebhook {
+			handlers[cfg.Telegram.WebhookListen] = a.Handler()
+		}
+	}
 	for _, p := range []struct {
 		name    string
 		enabled bool
-	}{{"slack", cfg.SlackEnabled()}, {"discord", cfg.DiscordEnabled()}, {"telegram", cfg.TelegramEnabled()}} {
+	}{{"slack", cfg.SlackEnabled()}, {"discord", cfg.DiscordEnabled()}} {
 		if p.enabled {
-			return fmt.Errorf("%s is configured, but this build of Haven has no %s adapter yet; unset its token to chat in the terminal", p.name, p.name)
+			return nil, fmt.Errorf("%s is configured, but this build of Haven has no %s adapter yet; unset its token to go on without it", p.name, p.name)
 		}
 	}
-	return nil
+	return handlers, nil
+}
+
+// serveHTTP serves each handler on its address until ctx is done, then
+// shuts the servers down. It returns the first listen error.
+func serveHTTP(ctx context.Context, handlers map[string]http.Handler, log *slog.Logger) (wait func() error, err error) {
+	var servers []*http.Server
+	errc := make(chan error, len(handlers))
+	for addr, h := range handlers {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			for _, s := range servers {
+				s.Close()
+			}
+			return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		}
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+		servers = append(servers, srv)
+		log.Info("webhook server listening", slog.String("addr", ln.Addr().String()))
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("serve %s: %w", addr, err)
+				return
+			}
+			errc <- nil
+		}()
+	}
+	return func() error {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for _, s := range servers {
+			_ = s.Shutdown(shutdown)
+		}
+		var first error
+		for range servers {
+			if err := <-errc; err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}, nil
 }
 
 func loadConfig(flags commonFlags, env func(string) (string, bool)) (configs.Config, error) {

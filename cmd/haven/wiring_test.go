@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/havenbot/haven/adapters/telegram/telegramtest"
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/channels/channelstest"
 	"github.com/havenbot/haven/core"
@@ -61,5 +66,45 @@ func TestDuplicateDeliveryGetsOneReplyAlsoAcrossARestart(t *testing.T) {
 	sent = runOnce(t, path, fakeDM("2", "I have been so stressed"), fakeDM("3", "/whoami"))
 	if len(sent) != 1 {
 		t.Fatalf("after a restart, a redelivered key got a reply again: sent %+v", sent)
+	}
+}
+
+func TestServeAnswersOnTelegramThroughTheFakeBotAPI(t *testing.T) {
+	const token = "123456:test-token-abcdefghijklmnopqrstuvwxyz"
+	srv := telegramtest.NewServer(token)
+	defer srv.Close()
+	env := map[string]string{
+		"HAVEN_TELEGRAM_TOKEN":   token,
+		"HAVEN_TELEGRAM_API_URL": srv.APIEndpoint(),
+		"HAVEN_DATABASE_PATH":    filepath.Join(t.TempDir(), "h.db"),
+		"HAVEN_LOG_LEVEL":        "error",
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var out, errb bytes.Buffer
+	go func() {
+		done <- run(ctx, []string{"serve"}, stdio{in: strings.NewReader(""), out: &out, err: &errb}, func(k string) (string, bool) {
+			v, ok := env[k]
+			return v, ok
+		})
+	}()
+	person := tgbotapi.User{ID: 42, FirstName: "Sam"}
+	srv.Inject(srv.NewMessage(telegramtest.PrivateChat(person), person, "I have been so stressed about work"))
+	srv.Inject(srv.NewMessage(telegramtest.PrivateChat(person), person, "I want to kill myself"))
+	waitCtx, waitCancel := context.WithTimeout(ctx, time.Minute)
+	defer waitCancel()
+	sent, err := srv.WaitSent(waitCtx, 2)
+	if err != nil {
+		t.Fatalf("waiting for replies: %v; stderr:\n%s", err, errb.String())
+	}
+	if !strings.Contains(sent[0].Plain, "work") {
+		t.Errorf("first reply %q does not attend to the message", sent[0].Plain)
+	}
+	if !strings.Contains(sent[1].Plain, "911") && !strings.Contains(sent[1].Plain, "988") && !strings.Contains(strings.ToLower(sent[1].Plain), "emergency") {
+		t.Errorf("crisis reply %q names no emergency resource", sent[1].Plain)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("serve exited %d; stderr:\n%s", code, errb.String())
 	}
 }

@@ -1,0 +1,219 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cenkalti/backoff/v5"
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/havenbot/haven/channels"
+)
+
+// offsetKey is the OffsetStore key for a bot: one per bot, so two bots
+// sharing a store do not mix their offsets.
+func offsetKey(botID int64) string { return "telegram:" + strconv.FormatInt(botID, 10) }
+
+// pollMargin is added to PollTimeout for a getUpdates call's deadline, so a
+// connection that silently died is noticed.
+const pollMargin = 15 * time.Second
+
+// maxAcceptAttempts bounds how often one update is offered to a refusing
+// sink before Run gives up (the update is fetched again on the next start).
+const maxAcceptAttempts = 8
+
+// poll is the long-polling loop.
+func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.User) error {
+	key := offsetKey(me.ID)
+	last, err := a.offsets.LoadOffset(ctx, key)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("telegram: load the last update id (%s): %w", key, err)
+	}
+	var offset int
+	if last > 0 {
+		offset = int(last) + 1
+	}
+	a.log.Info("telegram polling", slog.Int("offset", offset), slog.Duration("timeout", a.opts.PollTimeout))
+
+	bo := a.newBackoff()
+	failures := 0
+	for ctx.Err() == nil {
+		updates, err := a.getUpdates(ctx, offset)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			failures++
+			wait, fatal := a.pollFailure(ctx, err, bo, failures)
+			if fatal != nil {
+				return fatal
+			}
+			if a.sleep(ctx, wait) != nil {
+				return nil
+			}
+			continue
+		}
+		if failures > 0 {
+			a.log.Info("telegram polling recovered", slog.Int("failures", failures))
+			failures = 0
+		}
+		bo.Reset()
+		for _, u := range updates {
+			if u.UpdateID < offset {
+				continue // already handled; Telegram sent it again
+			}
+			if err := a.handle(ctx, sink, u, me); err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			a.saveOffset(ctx, key, u.UpdateID)
+			offset = u.UpdateID + 1
+		}
+	}
+	return nil
+}
+
+// saveOffset records that the sink accepted update id. It runs even when
+// ctx was cancelled just after the sink accepted, so that a shutdown does
+// not lose the record.
+func (a *Adapter) saveOffset(ctx context.Context, key string, id int) {
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := a.offsets.SaveOffset(sctx, key, int64(id)); err != nil {
+		// The update is accepted; if Telegram sends it again after a
+		// restart, the Hub's dedupe drops it.
+		a.log.Error("telegram: cannot save the last update id", slog.Int("update_id", id), slog.Any("err", err))
+	}
+}
+
+// getUpdates makes one long-poll call.
+func (a *Adapter) getUpdates(ctx context.Context, offset int) ([]tgbotapi.Update, error) {
+	timeout := int(a.opts.PollTimeout / time.Second)
+	cctx, cancel := context.WithTimeout(ctx, time.Duration(timeout)*time.Second+pollMargin)
+	defer cancel()
+	updates, err := a.api(cctx).GetUpdates(tgbotapi.UpdateConfig{
+		Offset:         offset,
+		Timeout:        timeout,
+		AllowedUpdates: []string{"message", "edited_message"},
+	})
+	return updates, a.redact(err)
+}
+
+// pollFailure decides how long to wait after a failed getUpdates, or
+// returns an error when polling cannot go on.
+func (a *Adapter) pollFailure(ctx context.Context, err error, bo backoff.BackOff, failures int) (time.Duration, error) {
+	te := apiError(err)
+	if te == nil {
+		// Network failure or a response that is not the Bot API's (a
+		// proxy's error page): drop pooled connections and reconnect.
+		a.client.CloseIdleConnections()
+		wait := bo.NextBackOff()
+		a.log.Warn("telegram getUpdates failed; reconnecting", slog.Int("failures", failures), slog.Duration("wait", wait), slog.Any("err", err))
+		return wait, nil
+	}
+	switch {
+	case te.Code == http.StatusTooManyRequests && te.RetryAfter > 0:
+		wait := time.Duration(te.RetryAfter) * time.Second
+		a.log.Warn("telegram getUpdates rate limited", slog.Duration("retry_after", wait))
+		return wait, nil
+	case te.Code == http.StatusConflict:
+		wait := bo.NextBackOff()
+		a.log.Error("telegram: "+a.conflictReason(ctx, te.Message)+"; retrying",
+			slog.Int("failures", failures), slog.Duration("wait", wait), slog.Any("err", fmt.Errorf("%w: %s", ErrConflict, te.Message)))
+		return wait, nil
+	case te.Code == http.StatusUnauthorized || te.Code == http.StatusNotFound:
+		return 0, fmt.Errorf("%w (getUpdates: %d %s)", ErrUnauthorized, te.Code, te.Message)
+	default:
+		wait := bo.NextBackOff()
+		a.log.Warn("telegram getUpdates failed; retrying", slog.Int("code", te.Code), slog.Int("failures", failures), slog.Duration("wait", wait), slog.Any("err", err))
+		return wait, nil
+	}
+}
+
+// conflictReason explains a 409 from getUpdates: a webhook is set, or
+// another process polls the same token. Telegram's description says which;
+// when it does not, getWebhookInfo does.
+func (a *Adapter) conflictReason(ctx context.Context, desc string) string {
+	const (
+		webhook = "a webhook is set for this bot, so polling gets no updates: delete the webhook or run in webhook mode"
+		other   = "another instance is polling the same bot token (only one may run at a time)"
+	)
+	d := strings.ToLower(desc)
+	switch {
+	case strings.Contains(d, "webhook"):
+		return webhook
+	case strings.Contains(d, "getupdates request"):
+		return other
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if info, err := a.api(cctx).GetWebhookInfo(); err == nil && info.IsSet() {
+		return webhook
+	}
+	return other
+}
+
+// handle normalizes one update and acts on it: hands it to the sink, with
+// retries, or answers media with the text-only note.
+func (a *Adapter) handle(ctx context.Context, sink channels.Sink, u tgbotapi.Update, me *tgbotapi.User) error {
+	n := a.normalize(ctx, u, me)
+	switch n.outcome {
+	case ignore:
+		a.log.Debug("telegram update ignored", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
+		return nil
+	case media:
+		a.noteMedia(ctx, n)
+		return nil
+	}
+	bo := a.newBackoff()
+	for attempt := 1; ; attempt++ {
+		err := sink.Accept(ctx, n.in)
+		if err == nil {
+			a.log.Debug("telegram update accepted", slog.Int("update_id", u.UpdateID), slog.String("kind", string(n.in.Conversation.Kind)))
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if attempt >= maxAcceptAttempts {
+			return fmt.Errorf("telegram: the hub did not accept update %d after %d attempts: %w", u.UpdateID, attempt, err)
+		}
+		wait := bo.NextBackOff()
+		a.log.Warn("telegram: the hub did not accept an update; retrying", slog.Int("update_id", u.UpdateID), slog.Int("attempt", attempt), slog.Duration("wait", wait), slog.Any("err", err))
+		if err := a.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// noteMedia tells the person, in the background, that Haven reads text
+// only. Run waits for it before returning.
+func (a *Adapter) noteMedia(ctx context.Context, n normalized) {
+	a.background(func() {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		cfg := tgbotapi.NewMessage(n.msg.Chat.ID, mediaNote(n.kind))
+		cfg.ReplyToMessageID = n.msg.MessageID
+		cfg.AllowSendingWithoutReply = true
+		if _, err := a.api(cctx).Send(cfg); err != nil && !errors.Is(err, context.Canceled) {
+			a.log.Warn("telegram: cannot send the text-only note", slog.String("media", n.kind), slog.Any("err", a.redact(err)))
+		}
+	})
+}
+
+// mediaNote is the kind reply to a message Haven cannot read.
+func mediaNote(kind string) string {
+	return "Thank you for sending this. I can only read text, so I can't see or hear your " + kind +
+		". If you'd like to, tell me in words and I'll be right here."
+}

@@ -1,0 +1,252 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/havenbot/haven/channels"
+)
+
+// sendTimeout bounds one API call made for Send or Typing when the caller's
+// context has no deadline.
+const sendTimeout = 30 * time.Second
+
+// target is where one Outbound goes.
+type target struct {
+	chatID  int64
+	replyTo int  // message id to reply to, 0 for none
+	private bool // a private message to a group member, sent to their DM
+}
+
+// resolve finds the chat and reply of out. Its errors are permanent.
+func resolve(out channels.Outbound) (target, error) {
+	if out.Platform != "" && out.Platform != Platform {
+		return target{}, fmt.Errorf("outbound for platform %q, not telegram", out.Platform)
+	}
+	chatID, err := localInt(out.Conversation.ID)
+	if err != nil {
+		return target{}, fmt.Errorf("conversation id: %w", err)
+	}
+	if out.Private && out.Conversation.Kind != channels.KindDM {
+		if out.Recipient == "" {
+			return target{}, errors.New("private message for a group without a recipient")
+		}
+		uid, err := localInt(out.Recipient)
+		if err != nil {
+			return target{}, fmt.Errorf("recipient: %w", err)
+		}
+		// A private chat's id is the person's user id.
+		return target{chatID: uid, private: true}, nil
+	}
+	t := target{chatID: chatID}
+	if out.ReplyTo != "" && out.Conversation.Kind != channels.KindDM {
+		p, _, local, ok := channels.SplitID(out.ReplyTo)
+		chat, msg, ok2 := strings.Cut(local, ":")
+		id, err := strconv.Atoi(msg)
+		if ok && ok2 && p == Platform && err == nil && chat == strconv.FormatInt(chatID, 10) {
+			t.replyTo = id
+		}
+	}
+	return t, nil
+}
+
+// localInt parses the local part of a namespaced Telegram id.
+func localInt(id string) (int64, error) {
+	p, _, local, ok := channels.SplitID(id)
+	if !ok || p != Platform {
+		return 0, fmt.Errorf("%q is not a namespaced telegram id", id)
+	}
+	n, err := strconv.ParseInt(local, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a telegram chat or user id", id)
+	}
+	return n, nil
+}
+
+// Send delivers out in HTML parse mode, with the text escaped. In a group
+// it replies to out.ReplyTo; a Private message for a group member goes to
+// the member's private chat. Errors are *channels.SendError: rate limits
+// carry Telegram's retry_after; 400/401/403/404 are permanent; a Private
+// message the person cannot receive (they never started the bot) wraps
+// ErrCannotDM; 5xx and network failures are transient.
+func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
+	t, err := resolve(out)
+	if err != nil {
+		return channels.Permanent(fmt.Errorf("telegram: send: %w", err))
+	}
+	if strings.TrimSpace(out.Text) == "" {
+		return channels.Permanent(errors.New("telegram: send: empty message"))
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, sendTimeout)
+		defer cancel()
+	}
+	// The Hub splits at MaxMessageLen runes; Telegram counts UTF-16 units,
+	// so text with many emoji may still need a cut here.
+	for i, part := range splitUTF16(out.Text, maxMessageLen) {
+		replyTo := t.replyTo
+		if i > 0 {
+			replyTo = 0
+		}
+		if err := a.sendPart(ctx, t, replyTo, part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sendPart sends one piece of text that fits Telegram's limit.
+func (a *Adapter) sendPart(ctx context.Context, t target, replyTo int, text string) error {
+	cfg := tgbotapi.NewMessage(t.chatID, renderHTML(text))
+	cfg.ParseMode = tgbotapi.ModeHTML
+	cfg.ReplyToMessageID = replyTo
+	cfg.AllowSendingWithoutReply = true
+	cfg.DisableWebPagePreview = true
+	_, err := a.api(ctx).Send(cfg)
+	if err == nil {
+		return nil
+	}
+	te := apiError(err)
+	switch {
+	case te != nil && te.Code == http.StatusBadRequest && te.MigrateToChatID != 0:
+		// The group became a supergroup with a new id.
+		a.log.Info("telegram group migrated; sending to its new id", slog.Int64("chat", t.chatID), slog.Int64("new_chat", te.MigrateToChatID))
+		cfg.ChatID, cfg.ReplyToMessageID = te.MigrateToChatID, 0
+		_, err = a.api(ctx).Send(cfg)
+	case te != nil && te.Code == http.StatusBadRequest && strings.Contains(te.Message, "can't parse entities"):
+		// Our markup was rejected: send the words as plain text rather
+		// than lose them.
+		// Telegram's description may quote the text: it is not logged.
+		a.log.Warn("telegram rejected the HTML of a message; sending it as plain text", slog.Int("code", te.Code))
+		cfg.Text, cfg.ParseMode = text, ""
+		_, err = a.api(ctx).Send(cfg)
+	}
+	if err == nil {
+		return nil
+	}
+	return a.sendError("send message", err, t.private)
+}
+
+// Typing shows "typing..." in conv for about five seconds.
+func (a *Adapter) Typing(ctx context.Context, conv channels.Conversation) error {
+	chatID, err := localInt(conv.ID)
+	if err != nil {
+		return channels.Permanent(fmt.Errorf("telegram: typing: conversation id: %w", err))
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, sendTimeout)
+		defer cancel()
+	}
+	if _, err := a.api(ctx).Request(tgbotapi.NewChatAction(chatID, tgbotapi.ChatTyping)); err != nil {
+		return a.sendError("send typing", err, false)
+	}
+	return nil
+}
+
+// sendError maps a failed call to a *channels.SendError.
+func (a *Adapter) sendError(op string, err error, private bool) error {
+	err = a.redact(err)
+	te := apiError(err)
+	if te == nil {
+		return &channels.SendError{Err: fmt.Errorf("telegram: %s: %w", op, err)}
+	}
+	switch {
+	case te.Code == http.StatusTooManyRequests:
+		d := time.Duration(te.RetryAfter) * time.Second
+		if d <= 0 {
+			d = time.Second
+		}
+		return channels.RateLimited(fmt.Errorf("telegram: %s: %w", op, err), d)
+	case te.Code == http.StatusForbidden && private:
+		return channels.Permanent(fmt.Errorf("telegram: %s: %w: %w", op, ErrCannotDM, err))
+	case te.Code >= 500:
+		return &channels.SendError{Err: fmt.Errorf("telegram: %s: %w", op, err)}
+	case te.Code >= 400 && te.Code < 500 && te.Code != http.StatusConflict:
+		return channels.Permanent(fmt.Errorf("telegram: %s: %d: %w", op, te.Code, err))
+	default:
+		return &channels.SendError{Err: fmt.Errorf("telegram: %s: %d: %w", op, te.Code, err)}
+	}
+}
+
+var (
+	fenceRE  = regexp.MustCompile("(?s)```(?:([A-Za-z0-9_+-]+)\n)?\n?(.*?)```")
+	inlineRE = regexp.MustCompile("`([^`\n]+)`")
+)
+
+// renderHTML renders Haven's neutral text for Telegram's HTML parse mode.
+// Every character of the text is escaped first; the only markup in the
+// result is what this function adds itself: <pre> for ``` fenced blocks and
+// <code> for `inline code`, around text that is already escaped.
+func renderHTML(text string) string {
+	esc := html.EscapeString(text)
+	var b strings.Builder
+	last := 0
+	for _, m := range fenceRE.FindAllStringSubmatchIndex(esc, -1) {
+		b.WriteString(inlineRE.ReplaceAllString(esc[last:m[0]], "<code>$1</code>"))
+		body := esc[m[4]:m[5]]
+		if m[2] >= 0 {
+			lang := esc[m[2]:m[3]]
+			fmt.Fprintf(&b, `<pre><code class="language-%s">%s</code></pre>`, lang, body)
+		} else {
+			b.WriteString("<pre>" + body + "</pre>")
+		}
+		last = m[1]
+	}
+	b.WriteString(inlineRE.ReplaceAllString(esc[last:], "<code>$1</code>"))
+	return b.String()
+}
+
+// splitUTF16 cuts text into pieces of at most max UTF-16 code units, at a
+// line break or space where there is one in the second half of a piece
+// (that one character is dropped), else between runes. Text that fits is
+// returned whole.
+func splitUTF16(text string, max int) []string {
+	if utf16Len(text) <= max {
+		return []string{text}
+	}
+	var parts []string
+	runes := []rune(text)
+	for len(runes) > 0 {
+		n, units := 0, 0
+		for n < len(runes) && units+utf16.RuneLen(runes[n]) <= max {
+			units += utf16.RuneLen(runes[n])
+			n++
+		}
+		if n == 0 {
+			n = 1 // max is below one rune's width: never loop forever
+		}
+		skip := 0
+		if n < len(runes) {
+			for i := n; i > n/2; i-- {
+				if runes[i] == '\n' || runes[i] == ' ' {
+					n, skip = i, 1 // the break itself is not needed
+					break
+				}
+			}
+		}
+		parts = append(parts, string(runes[:n]))
+		runes = runes[n+skip:]
+	}
+	return parts
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}

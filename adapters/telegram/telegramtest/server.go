@@ -1,0 +1,971 @@
+// Package telegramtest is an in-process fake of the Telegram Bot API for
+// tests, used like net/http/httptest: NewServer starts it on 127.0.0.1 and
+// APIEndpoint gives the URL form the go-telegram-bot-api library takes
+// ("http://127.0.0.1:port/bot%s/%s").
+//
+// It serves getMe, long-polled getUpdates (offset confirms earlier updates,
+// timeout blocks until an update arrives, the timeout passes, the request is
+// replaced by a newer one or the server closes), sendMessage (with Telegram's
+// HTML parse mode checks and the 4,096-character limit), sendChatAction,
+// setMyCommands, getChatMember, setWebhook, deleteWebhook and getWebhookInfo.
+// A wrong token in the URL path gets 401 Unauthorized like the real API.
+//
+// The control API injects updates (messages built with NewMessage and its
+// relatives), reads what the bot sent (Sent, WaitSent), forces failures
+// (FailNext: 429 with retry_after, 5xx, 409, 400, 403), and drops connections
+// (DropConnections) to simulate a broken network.
+package telegramtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// MaxMessageLen is the Bot API's limit on a message's text, in UTF-16 code
+// units after entity parsing.
+const MaxMessageLen = 4096
+
+// Sent is one message the bot sent through sendMessage.
+type Sent struct {
+	// ChatID is the chat the message went to.
+	ChatID int64
+	// Text is the text exactly as the bot sent it (with HTML markup, if any).
+	Text string
+	// Plain is the text a person sees: Text after parse-mode parsing.
+	Plain string
+	// ParseMode is the parse_mode the bot asked for ("" for none).
+	ParseMode string
+	// ReplyTo is the message id the bot replied to (reply_to_message_id or
+	// reply_parameters.message_id), zero for none.
+	ReplyTo int
+	// Message is the message as Telegram created it; pass it to NewReply to
+	// have a person reply to the bot.
+	Message *tgbotapi.Message
+}
+
+// ChatAction is one sendChatAction call.
+type ChatAction struct {
+	ChatID int64
+	Action string
+}
+
+// Failure is a forced failure of one API call.
+type Failure struct {
+	// Status is the HTTP status and Bot API error_code.
+	Status int
+	// RetryAfter becomes parameters.retry_after (whole seconds, rounded up).
+	RetryAfter time.Duration
+	// Description replaces the default description for Status.
+	Description string
+	// MigrateToChatID becomes parameters.migrate_to_chat_id, as when a
+	// group was upgraded to a supergroup.
+	MigrateToChatID int64
+	// Body, when set, is written verbatim instead of a JSON error, like the
+	// HTML error pages a proxy in front of the API returns.
+	Body string
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithBot sets the bot's user id and username (default: the number before
+// the colon in the token, and "HavenTestBot").
+func WithBot(id int64, username string) Option {
+	return func(s *Server) { s.bot.ID, s.bot.UserName = id, username }
+}
+
+// Server is a fake Bot API server. Its methods are safe for concurrent use.
+type Server struct {
+	ts    *httptest.Server
+	token string
+	bot   tgbotapi.User
+
+	mu        sync.Mutex
+	notify    chan struct{} // closed and replaced on every change
+	drop      chan struct{} // closed and replaced by DropConnections
+	closed    bool
+	updates   []tgbotapi.Update // not yet confirmed, by update id
+	nextID    int
+	confirmed int // highest offset a getUpdates call confirmed
+	pollGen   int // the newest getUpdates call; older ones end with 409
+	polling   int // getUpdates calls waiting now
+	calls     map[string]int
+	failures  map[string][]Failure
+	sent      []Sent
+	actions   []ChatAction
+	commands  []tgbotapi.BotCommand
+	members   map[[2]int64]string
+	chats     map[int64]tgbotapi.Chat
+	messages  map[int64]map[int]bool
+	nextMsg   map[int64]int
+	webhook   string
+	secret    string
+}
+
+// NewServer starts a fake Bot API server for token on 127.0.0.1. Close it
+// when done (t.Cleanup(s.Close)).
+func NewServer(token string, opts ...Option) *Server {
+	s := &Server{
+		token:    token,
+		bot:      tgbotapi.User{IsBot: true, FirstName: "Haven", UserName: "HavenTestBot", CanJoinGroups: true},
+		notify:   make(chan struct{}),
+		drop:     make(chan struct{}),
+		nextID:   100000,
+		calls:    map[string]int{},
+		failures: map[string][]Failure{},
+		members:  map[[2]int64]string{},
+		chats:    map[int64]tgbotapi.Chat{},
+		messages: map[int64]map[int]bool{},
+		nextMsg:  map[int64]int{},
+	}
+	if id, _, ok := strings.Cut(token, ":"); ok {
+		s.bot.ID, _ = strconv.ParseInt(id, 10, 64)
+	}
+	if s.bot.ID == 0 {
+		s.bot.ID = 100
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// URL is the server's base URL, "http://127.0.0.1:port".
+func (s *Server) URL() string { return s.ts.URL }
+
+// APIEndpoint is the endpoint in the library's form,
+// "http://127.0.0.1:port/bot%s/%s".
+func (s *Server) APIEndpoint() string { return s.ts.URL + "/bot%s/%s" }
+
+// Token is the token the server accepts.
+func (s *Server) Token() string { return s.token }
+
+// Bot is the bot's own user, as getMe returns it.
+func (s *Server) Bot() tgbotapi.User { return s.bot }
+
+// Close ends every waiting long poll and shuts the server down.
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.changedLocked()
+	s.mu.Unlock()
+	s.ts.CloseClientConnections()
+	s.ts.Close()
+}
+
+// changedLocked wakes everything waiting for a change. s.mu is held.
+func (s *Server) changedLocked() {
+	close(s.notify)
+	s.notify = make(chan struct{})
+}
+
+// waitFor blocks until cond (called with s.mu held) is true or ctx is done.
+func (s *Server) waitFor(ctx context.Context, cond func() bool) error {
+	for {
+		s.mu.Lock()
+		if cond() {
+			s.mu.Unlock()
+			return nil
+		}
+		ch := s.notify
+		s.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// PrivateChat is the private chat between the bot and u (its id is u's id).
+func PrivateChat(u tgbotapi.User) tgbotapi.Chat {
+	return tgbotapi.Chat{ID: u.ID, Type: "private", FirstName: u.FirstName, LastName: u.LastName, UserName: u.UserName}
+}
+
+// GroupChat is a basic group; id must be negative, as Telegram's are.
+func GroupChat(id int64, title string) tgbotapi.Chat {
+	return tgbotapi.Chat{ID: id, Type: "group", Title: title}
+}
+
+// SupergroupChat is a supergroup; id must be negative (Telegram's start
+// with -100).
+func SupergroupChat(id int64, title string) tgbotapi.Chat {
+	return tgbotapi.Chat{ID: id, Type: "supergroup", Title: title}
+}
+
+// ChannelChat is a broadcast channel; id must be negative.
+func ChannelChat(id int64, title string) tgbotapi.Chat {
+	return tgbotapi.Chat{ID: id, Type: "channel", Title: title}
+}
+
+// NewMessage builds a text message from from in chat, with the next
+// message id of the chat, the current date and the entities Telegram's
+// servers would attach (mentions, commands). It is not delivered until
+// passed to Inject.
+func (s *Server) NewMessage(chat tgbotapi.Chat, from tgbotapi.User, text string) *tgbotapi.Message {
+	s.mu.Lock()
+	id := s.nextMsgIDLocked(chat.ID)
+	s.mu.Unlock()
+	f := from
+	c := chat
+	return &tgbotapi.Message{
+		MessageID: id,
+		From:      &f,
+		Chat:      &c,
+		Date:      int(time.Now().Unix()),
+		Text:      text,
+		Entities:  Entities(text),
+	}
+}
+
+// NewReply builds a text message that replies to to.
+func (s *Server) NewReply(chat tgbotapi.Chat, from tgbotapi.User, text string, to *tgbotapi.Message) *tgbotapi.Message {
+	m := s.NewMessage(chat, from, text)
+	m.ReplyToMessage = to
+	return m
+}
+
+// NewSticker builds a sticker message.
+func (s *Server) NewSticker(chat tgbotapi.Chat, from tgbotapi.User) *tgbotapi.Message {
+	m := s.NewMessage(chat, from, "")
+	m.Sticker = &tgbotapi.Sticker{FileID: fmt.Sprintf("sticker-%d", m.MessageID), FileUniqueID: "s", Width: 512, Height: 512, Emoji: "🙂"}
+	return m
+}
+
+// NewPhoto builds a photo message with an optional caption.
+func (s *Server) NewPhoto(chat tgbotapi.Chat, from tgbotapi.User, caption string) *tgbotapi.Message {
+	m := s.NewMessage(chat, from, "")
+	m.Photo = []tgbotapi.PhotoSize{{FileID: fmt.Sprintf("photo-%d", m.MessageID), FileUniqueID: "p", Width: 90, Height: 90}}
+	if caption != "" {
+		m.Caption, m.CaptionEntities = caption, Entities(caption)
+	}
+	return m
+}
+
+// NewVoice builds a voice message.
+func (s *Server) NewVoice(chat tgbotapi.Chat, from tgbotapi.User) *tgbotapi.Message {
+	m := s.NewMessage(chat, from, "")
+	m.Voice = &tgbotapi.Voice{FileID: fmt.Sprintf("voice-%d", m.MessageID), FileUniqueID: "v", Duration: 3}
+	return m
+}
+
+// Edited returns a copy of m as Telegram sends it after an edit: the same
+// message id, the new text and entities, and an edit date.
+func Edited(m *tgbotapi.Message, text string) *tgbotapi.Message {
+	e := *m
+	e.Text, e.Entities = text, Entities(text)
+	e.EditDate = int(time.Now().Unix())
+	return &e
+}
+
+// Inject queues m as a new message update and returns its update id.
+func (s *Server) Inject(m *tgbotapi.Message) int {
+	return s.InjectUpdate(tgbotapi.Update{Message: m})
+}
+
+// InjectEdit queues m as an edited_message update and returns its update id.
+func (s *Server) InjectEdit(m *tgbotapi.Message) int {
+	return s.InjectUpdate(tgbotapi.Update{EditedMessage: m})
+}
+
+// InjectChannelPost queues m as a channel_post update.
+func (s *Server) InjectChannelPost(m *tgbotapi.Message) int {
+	return s.InjectUpdate(tgbotapi.Update{ChannelPost: m})
+}
+
+// InjectUpdate queues u for getUpdates. A zero UpdateID gets the next id;
+// ids must increase. The chat of a message in u becomes known to the server
+// (a private chat means the person has started the bot). It returns the
+// update id.
+func (s *Server) InjectUpdate(u tgbotapi.Update) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u.UpdateID == 0 {
+		s.nextID++
+		u.UpdateID = s.nextID
+	} else if u.UpdateID > s.nextID {
+		s.nextID = u.UpdateID
+	}
+	for _, m := range []*tgbotapi.Message{u.Message, u.EditedMessage, u.ChannelPost, u.EditedChannelPost} {
+		if m != nil && m.Chat != nil {
+			s.chats[m.Chat.ID] = *m.Chat
+			s.rememberLocked(m.Chat.ID, m.MessageID)
+		}
+	}
+	s.updates = append(s.updates, u)
+	sort.SliceStable(s.updates, func(i, j int) bool { return s.updates[i].UpdateID < s.updates[j].UpdateID })
+	s.changedLocked()
+	return u.UpdateID
+}
+
+// StartPrivate records that u has started the bot, so the bot may message
+// u privately. Injecting a private message from u does the same.
+func (s *Server) StartPrivate(u tgbotapi.User) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.chats[u.ID] = PrivateChat(u)
+}
+
+// AddChat makes chat known to the server (the bot is a member), so the bot
+// may send to it before anyone has written there.
+func (s *Server) AddChat(chat tgbotapi.Chat) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.chats[chat.ID] = chat
+}
+
+// SetMemberStatus sets what getChatMember answers for user in chat
+// ("creator", "administrator", "member", "restricted", "left", "kicked").
+// The default is "member".
+func (s *Server) SetMemberStatus(chatID, userID int64, status string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.members[[2]int64{chatID, userID}] = status
+}
+
+// SetWebhook sets a webhook as if another deployment had registered one;
+// getUpdates then fails with 409 until deleteWebhook.
+func (s *Server) SetWebhook(url string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.webhook = url
+	s.changedLocked()
+}
+
+// Webhook returns the webhook URL and secret token set, if any.
+func (s *Server) Webhook() (url, secret string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.webhook, s.secret
+}
+
+// FailNext makes the next call of method fail with status; retryAfter is
+// sent as parameters.retry_after (used with 429).
+func (s *Server) FailNext(method string, status int, retryAfter time.Duration) {
+	s.FailNextWith(method, Failure{Status: status, RetryAfter: retryAfter})
+}
+
+// FailNextWith queues f for the next call of method. Queued failures are
+// used one per call, in order.
+func (s *Server) FailNextWith(method string, f Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := strings.ToLower(method)
+	s.failures[m] = append(s.failures[m], f)
+}
+
+// DropConnections breaks every connection to the server, including the ones
+// of waiting long polls, as a network failure would: the clients see their
+// requests fail without a response. It returns the number of long polls it
+// broke.
+func (s *Server) DropConnections() int {
+	s.mu.Lock()
+	n := s.polling
+	s.polling = 0 // the broken polls no longer count
+	close(s.drop)
+	s.drop = make(chan struct{})
+	s.mu.Unlock()
+	s.ts.CloseClientConnections()
+	return n
+}
+
+// Sent returns what the bot has sent so far, in order.
+func (s *Server) Sent() []Sent {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Sent(nil), s.sent...)
+}
+
+// WaitSent blocks until the bot has sent at least n messages or ctx is done,
+// and returns everything sent so far.
+func (s *Server) WaitSent(ctx context.Context, n int) ([]Sent, error) {
+	if err := s.waitFor(ctx, func() bool { return len(s.sent) >= n }); err != nil {
+		return s.Sent(), fmt.Errorf("wait for %d sent messages (have %d): %w", n, len(s.Sent()), err)
+	}
+	return s.Sent(), nil
+}
+
+// ChatActions returns the sendChatAction calls so far.
+func (s *Server) ChatActions() []ChatAction {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]ChatAction(nil), s.actions...)
+}
+
+// Commands returns the commands last set with setMyCommands.
+func (s *Server) Commands() []tgbotapi.BotCommand {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]tgbotapi.BotCommand(nil), s.commands...)
+}
+
+// Calls returns how many requests for method the server has received
+// (with any token).
+func (s *Server) Calls(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[strings.ToLower(method)]
+}
+
+// WaitCalls blocks until method has been called at least n times.
+func (s *Server) WaitCalls(ctx context.Context, method string, n int) error {
+	m := strings.ToLower(method)
+	if err := s.waitFor(ctx, func() bool { return s.calls[m] >= n }); err != nil {
+		return fmt.Errorf("wait for %d %s calls (have %d): %w", n, method, s.Calls(method), err)
+	}
+	return nil
+}
+
+// WaitPolling blocks until a getUpdates call is waiting for updates.
+func (s *Server) WaitPolling(ctx context.Context) error {
+	if err := s.waitFor(ctx, func() bool { return s.polling > 0 }); err != nil {
+		return fmt.Errorf("wait for a long poll: %w", err)
+	}
+	return nil
+}
+
+// Pending returns how many updates have not been confirmed yet.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.updates)
+}
+
+// Confirmed returns the highest offset a getUpdates call has passed: every
+// update below it is confirmed and gone.
+func (s *Server) Confirmed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.confirmed
+}
+
+// WaitConfirmed blocks until every update below offset is confirmed.
+func (s *Server) WaitConfirmed(ctx context.Context, offset int) error {
+	if err := s.waitFor(ctx, func() bool { return s.confirmed >= offset }); err != nil {
+		return fmt.Errorf("wait for offset %d to be confirmed: %w", offset, err)
+	}
+	return nil
+}
+
+func (s *Server) nextMsgIDLocked(chat int64) int {
+	s.nextMsg[chat]++
+	return s.nextMsg[chat]
+}
+
+func (s *Server) rememberLocked(chat int64, id int) {
+	if s.messages[chat] == nil {
+		s.messages[chat] = map[int]bool{}
+	}
+	s.messages[chat][id] = true
+	if id > s.nextMsg[chat] {
+		s.nextMsg[chat] = id
+	}
+}
+
+// apiError is an error answer of the Bot API.
+type apiError struct {
+	status     int
+	desc       string
+	retryAfter int
+	migrateTo  int64
+}
+
+func (e *apiError) Error() string { return e.desc }
+
+func badRequest(format string, args ...any) *apiError {
+	return &apiError{status: http.StatusBadRequest, desc: "Bad Request: " + fmt.Sprintf(format, args...)}
+}
+
+// defaultDescription is the Bot API's description for an error status.
+func defaultDescription(status int, retryAfter int) string {
+	switch status {
+	case http.StatusTooManyRequests:
+		return fmt.Sprintf("Too Many Requests: retry after %d", retryAfter)
+	case http.StatusConflict:
+		return "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+	case http.StatusUnauthorized:
+		return "Unauthorized"
+	case http.StatusForbidden:
+		return "Forbidden: bot was blocked by the user"
+	case http.StatusBadRequest:
+		return "Bad Request: forced failure"
+	case http.StatusNotFound:
+		return "Not Found"
+	default:
+		return http.StatusText(status)
+	}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	rest, ok := strings.CutPrefix(r.URL.Path, "/bot")
+	token, method, ok2 := strings.Cut(rest, "/")
+	if !ok || !ok2 || method == "" || strings.Contains(method, "/") {
+		writeError(w, &apiError{status: http.StatusNotFound, desc: "Not Found"})
+		return
+	}
+	method = strings.ToLower(method)
+	s.mu.Lock()
+	s.calls[method]++
+	s.changedLocked()
+	s.mu.Unlock()
+	if token != s.token {
+		writeError(w, &apiError{status: http.StatusUnauthorized, desc: "Unauthorized"})
+		return
+	}
+	params, err := readParams(r)
+	if err != nil {
+		writeError(w, badRequest("%v", err))
+		return
+	}
+	if f, ok := s.takeFailure(method); ok {
+		writeFailure(w, f)
+		return
+	}
+	var result any
+	switch method {
+	case "getme":
+		result = s.bot
+	case "getupdates":
+		var done bool
+		result, done, err = s.getUpdates(w, r, params)
+		if done {
+			return
+		}
+	case "sendmessage":
+		result, err = s.sendMessage(params)
+	case "sendchataction":
+		result, err = s.sendChatAction(params)
+	case "setmycommands":
+		result, err = s.setMyCommands(params)
+	case "getchatmember":
+		result, err = s.getChatMember(params)
+	case "setwebhook":
+		s.mu.Lock()
+		s.webhook, s.secret = params["url"], params["secret_token"]
+		s.mu.Unlock()
+		result = true
+	case "deletewebhook":
+		s.mu.Lock()
+		s.webhook, s.secret = "", ""
+		if params["drop_pending_updates"] == "true" {
+			s.updates = nil
+		}
+		s.changedLocked()
+		s.mu.Unlock()
+		result = true
+	case "getwebhookinfo":
+		s.mu.Lock()
+		result = tgbotapi.WebhookInfo{URL: s.webhook, PendingUpdateCount: len(s.updates)}
+		s.mu.Unlock()
+	default:
+		err = &apiError{status: http.StatusNotFound, desc: "Not Found: method not found"}
+	}
+	if err != nil {
+		if ae, ok := err.(*apiError); ok {
+			writeError(w, ae)
+		} else {
+			writeError(w, badRequest("%v", err))
+		}
+		return
+	}
+	writeResult(w, result)
+}
+
+func (s *Server) takeFailure(method string) (Failure, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.failures[method]
+	if len(q) == 0 {
+		return Failure{}, false
+	}
+	s.failures[method] = q[1:]
+	return q[0], true
+}
+
+// readParams reads a request's parameters the ways the Bot API accepts
+// them: URL query, form (urlencoded or multipart) or a JSON object.
+func readParams(r *http.Request) (map[string]string, error) {
+	out := map[string]string{}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		var m map[string]json.RawMessage
+		body, err := io.ReadAll(io.LimitReader(r.Body, 10<<20))
+		if err != nil {
+			return nil, fmt.Errorf("read body: %w", err)
+		}
+		if len(body) > 0 {
+			if err := json.Unmarshal(body, &m); err != nil {
+				return nil, fmt.Errorf("can't parse JSON object: %w", err)
+			}
+		}
+		for k, v := range m {
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				out[k] = s
+			} else {
+				out[k] = string(v)
+			}
+		}
+		for k, v := range r.URL.Query() {
+			out[k] = v[0]
+		}
+		return out, nil
+	}
+	if err := r.ParseMultipartForm(10 << 20); err != nil && err != http.ErrNotMultipart {
+		return nil, fmt.Errorf("can't parse request: %w", err)
+	}
+	for k, v := range r.Form {
+		if len(v) > 0 {
+			out[k] = v[0]
+		}
+	}
+	return out, nil
+}
+
+func writeResult(w http.ResponseWriter, result any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(struct {
+		OK     bool `json:"ok"`
+		Result any  `json:"result"`
+	}{true, result})
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	type params struct {
+		RetryAfter      int   `json:"retry_after,omitempty"`
+		MigrateToChatID int64 `json:"migrate_to_chat_id,omitempty"`
+	}
+	body := struct {
+		OK          bool    `json:"ok"`
+		ErrorCode   int     `json:"error_code"`
+		Description string  `json:"description"`
+		Parameters  *params `json:"parameters,omitempty"`
+	}{false, e.status, e.desc, nil}
+	if e.retryAfter > 0 || e.migrateTo != 0 {
+		body.Parameters = &params{RetryAfter: e.retryAfter, MigrateToChatID: e.migrateTo}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+func writeFailure(w http.ResponseWriter, f Failure) {
+	if f.Body != "" {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(f.Status)
+		_, _ = io.WriteString(w, f.Body)
+		return
+	}
+	ra := int(math.Ceil(f.RetryAfter.Seconds()))
+	desc := f.Description
+	if desc == "" {
+		desc = defaultDescription(f.Status, ra)
+	}
+	writeError(w, &apiError{status: f.Status, desc: desc, retryAfter: ra, migrateTo: f.MigrateToChatID})
+}
+
+func intParam(p map[string]string, name string) (int64, bool, error) {
+	v, ok := p[name]
+	if !ok || v == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, true, badRequest("invalid %s %q", name, v)
+	}
+	return n, true, nil
+}
+
+// getUpdates answers a long poll. done is true when the response was
+// already handled (the connection was dropped or the poll replaced).
+func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string]string) (any, bool, error) {
+	offset, _, err := intParam(p, "offset")
+	if err != nil {
+		return nil, false, err
+	}
+	limit, hasLimit, err := intParam(p, "limit")
+	if err != nil {
+		return nil, false, err
+	}
+	if !hasLimit || limit <= 0 || limit > 100 {
+		limit = 100
+	}
+	timeout, _, err := intParam(p, "timeout")
+	if err != nil {
+		return nil, false, err
+	}
+	deadline := time.Now().Add(time.Duration(timeout) * time.Second)
+
+	s.mu.Lock()
+	if s.webhook != "" {
+		s.mu.Unlock()
+		return nil, false, &apiError{status: http.StatusConflict, desc: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"}
+	}
+	s.pollGen++
+	gen := s.pollGen
+	s.changedLocked() // an older waiting poll ends with 409
+	s.confirmLocked(int(offset))
+	s.mu.Unlock()
+
+	var timer <-chan time.Time
+	for {
+		s.mu.Lock()
+		switch {
+		case s.closed:
+			s.mu.Unlock()
+			return []tgbotapi.Update{}, false, nil
+		case gen != s.pollGen:
+			s.mu.Unlock()
+			return nil, false, &apiError{status: http.StatusConflict, desc: defaultDescription(http.StatusConflict, 0)}
+		}
+		if s.webhook != "" {
+			s.mu.Unlock()
+			return nil, false, &apiError{status: http.StatusConflict, desc: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"}
+		}
+		if len(s.updates) > 0 || timeout <= 0 || !time.Now().Before(deadline) {
+			n := min(int(limit), len(s.updates))
+			out := append([]tgbotapi.Update{}, s.updates[:n]...)
+			s.mu.Unlock()
+			return out, false, nil
+		}
+		s.polling++
+		s.changedLocked()
+		ch, drop := s.notify, s.drop
+		s.mu.Unlock()
+		if timer == nil {
+			t := time.NewTimer(time.Until(deadline))
+			defer t.Stop()
+			timer = t.C
+		}
+		var dropped bool
+		select {
+		case <-ch:
+		case <-timer:
+		case <-drop:
+			dropped = true
+		case <-r.Context().Done():
+			dropped = true
+		}
+		s.mu.Lock()
+		if drop == s.drop { // not already uncounted by DropConnections
+			s.polling--
+		}
+		s.changedLocked()
+		s.mu.Unlock()
+		if dropped {
+			hangUp(w)
+			return nil, true, nil
+		}
+	}
+}
+
+// confirmLocked applies a getUpdates offset: updates below a positive
+// offset are confirmed and forgotten; a negative offset keeps only the last
+// -offset updates.
+func (s *Server) confirmLocked(offset int) {
+	switch {
+	case offset > 0:
+		i := 0
+		for i < len(s.updates) && s.updates[i].UpdateID < offset {
+			i++
+		}
+		s.updates = s.updates[i:]
+		if offset > s.confirmed {
+			s.confirmed = offset
+		}
+	case offset < 0:
+		if n := -offset; n < len(s.updates) {
+			s.updates = s.updates[len(s.updates)-n:]
+		}
+	}
+	s.changedLocked()
+}
+
+// hangUp closes the connection without a response.
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
+func (s *Server) chatParam(p map[string]string) (int64, error) {
+	v := p["chat_id"]
+	if v == "" {
+		return 0, badRequest("chat_id is empty")
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, badRequest("chat not found")
+	}
+	s.mu.Lock()
+	_, known := s.chats[id]
+	s.mu.Unlock()
+	if !known {
+		if id > 0 {
+			return 0, &apiError{status: http.StatusForbidden, desc: "Forbidden: bot can't initiate conversation with a user"}
+		}
+		return 0, badRequest("chat not found")
+	}
+	return id, nil
+}
+
+func (s *Server) sendMessage(p map[string]string) (any, error) {
+	chatID, err := s.chatParam(p)
+	if err != nil {
+		return nil, err
+	}
+	text, mode := p["text"], p["parse_mode"]
+	plain := text
+	switch strings.ToLower(mode) {
+	case "":
+	case "html":
+		if plain, err = parseHTML(text); err != nil {
+			return nil, badRequest("%v", err)
+		}
+	default:
+		return nil, badRequest("unsupported parse_mode %q in this fake", mode)
+	}
+	if strings.TrimFunc(plain, unicode.IsSpace) == "" {
+		return nil, badRequest("message text is empty")
+	}
+	if utf16Len(plain) > MaxMessageLen {
+		return nil, badRequest("message is too long")
+	}
+	replyTo, _, err := intParam(p, "reply_to_message_id")
+	if err != nil {
+		return nil, err
+	}
+	allowWithout := p["allow_sending_without_reply"] == "true"
+	if rp := p["reply_parameters"]; rp != "" {
+		var v struct {
+			MessageID                int   `json:"message_id"`
+			ChatID                   any   `json:"chat_id"`
+			AllowSendingWithoutReply *bool `json:"allow_sending_without_reply"`
+		}
+		if err := json.Unmarshal([]byte(rp), &v); err != nil {
+			return nil, badRequest("can't parse reply parameters JSON object")
+		}
+		replyTo = int64(v.MessageID)
+		if v.AllowSendingWithoutReply != nil {
+			allowWithout = *v.AllowSendingWithoutReply
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var reply *tgbotapi.Message
+	if replyTo != 0 {
+		if !s.messages[chatID][int(replyTo)] {
+			if !allowWithout {
+				return nil, badRequest("message to be replied not found")
+			}
+			replyTo = 0
+		} else {
+			reply = &tgbotapi.Message{MessageID: int(replyTo), Chat: ptr(s.chats[chatID])}
+		}
+	}
+	id := s.nextMsgIDLocked(chatID)
+	s.rememberLocked(chatID, id)
+	bot := s.bot
+	msg := &tgbotapi.Message{
+		MessageID:      id,
+		From:           &bot,
+		Chat:           ptr(s.chats[chatID]),
+		Date:           int(time.Now().Unix()),
+		Text:           plain,
+		ReplyToMessage: reply,
+	}
+	s.sent = append(s.sent, Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg})
+	s.changedLocked()
+	return msg, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var chatActions = map[string]bool{
+	"typing": true, "upload_photo": true, "record_video": true, "upload_video": true,
+	"record_voice": true, "upload_voice": true, "upload_document": true, "choose_sticker": true,
+	"find_location": true, "record_video_note": true, "upload_video_note": true,
+}
+
+func (s *Server) sendChatAction(p map[string]string) (any, error) {
+	chatID, err := s.chatParam(p)
+	if err != nil {
+		return nil, err
+	}
+	action := p["action"]
+	if !chatActions[action] {
+		return nil, badRequest("wrong parameter action in request")
+	}
+	s.mu.Lock()
+	s.actions = append(s.actions, ChatAction{ChatID: chatID, Action: action})
+	s.changedLocked()
+	s.mu.Unlock()
+	return true, nil
+}
+
+func (s *Server) setMyCommands(p map[string]string) (any, error) {
+	var cmds []tgbotapi.BotCommand
+	if err := json.Unmarshal([]byte(p["commands"]), &cmds); err != nil {
+		return nil, badRequest("can't parse commands JSON object")
+	}
+	if len(cmds) > 100 {
+		return nil, badRequest("too many commands")
+	}
+	for _, c := range cmds {
+		if len(c.Command) < 1 || len(c.Command) > 32 {
+			return nil, badRequest("command must be 1-32 characters")
+		}
+		for _, r := range c.Command {
+			if !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+				return nil, badRequest("command can contain only lowercase English letters, digits and underscores")
+			}
+		}
+		if n := len([]rune(c.Description)); n < 1 || n > 256 {
+			return nil, badRequest("command description must be 1-256 characters")
+		}
+	}
+	s.mu.Lock()
+	s.commands = cmds
+	s.changedLocked()
+	s.mu.Unlock()
+	return true, nil
+}
+
+func (s *Server) getChatMember(p map[string]string) (any, error) {
+	chatID, err := s.chatParam(p)
+	if err != nil {
+		return nil, err
+	}
+	userID, ok, err := intParam(p, "user_id")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, badRequest("user_id is empty")
+	}
+	s.mu.Lock()
+	status, ok := s.members[[2]int64{chatID, userID}]
+	s.mu.Unlock()
+	if !ok {
+		status = "member"
+	}
+	return tgbotapi.ChatMember{User: &tgbotapi.User{ID: userID}, Status: status}, nil
+}

@@ -1,0 +1,304 @@
+package telegramtest_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/havenbot/haven/adapters/telegram/telegramtest"
+)
+
+const token = "4242:fake-token"
+
+var alice = tgbotapi.User{ID: 42, FirstName: "Alice"}
+
+func newBot(t *testing.T, srv *telegramtest.Server, tok string) (*tgbotapi.BotAPI, error) {
+	t.Helper()
+	return tgbotapi.NewBotAPIWithAPIEndpoint(tok, srv.APIEndpoint())
+}
+
+func start(t *testing.T) (*telegramtest.Server, *tgbotapi.BotAPI) {
+	t.Helper()
+	srv := telegramtest.NewServer(token, telegramtest.WithBot(4242, "FakeHavenBot"))
+	t.Cleanup(srv.Close)
+	bot, err := newBot(t, srv, token)
+	if err != nil {
+		t.Fatalf("NewBotAPI: %v", err)
+	}
+	return srv, bot
+}
+
+func code(err error) int {
+	var e *tgbotapi.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestGetMeAnswersTheConfiguredBot(t *testing.T) {
+	_, bot := start(t)
+	if bot.Self.ID != 4242 || bot.Self.UserName != "FakeHavenBot" || !bot.Self.IsBot {
+		t.Errorf("Self = %+v", bot.Self)
+	}
+}
+
+func TestWrongTokenIsUnauthorized(t *testing.T) {
+	srv := telegramtest.NewServer(token)
+	t.Cleanup(srv.Close)
+	_, err := newBot(t, srv, "4242:other")
+	if code(err) != http.StatusUnauthorized {
+		t.Errorf("err = %v, want 401", err)
+	}
+}
+
+func TestUnknownMethodIsNotFound(t *testing.T) {
+	_, bot := start(t)
+	_, err := bot.MakeRequest("launchRocket", nil)
+	if code(err) != http.StatusNotFound {
+		t.Errorf("err = %v, want 404", err)
+	}
+}
+
+func TestLongPollWaitsForAnUpdate(t *testing.T) {
+	srv, bot := start(t)
+	got := make(chan []tgbotapi.Update, 1)
+	go func() {
+		u, _ := bot.GetUpdates(tgbotapi.UpdateConfig{Timeout: 30})
+		got <- u
+	}()
+	if err := srv.WaitPolling(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	id := srv.Inject(srv.NewMessage(telegramtest.PrivateChat(alice), alice, "hi"))
+	select {
+	case u := <-got:
+		if len(u) != 1 || u[0].UpdateID != id || u[0].Message.Text != "hi" {
+			t.Errorf("updates = %+v", u)
+		}
+	case <-ctxT(t).Done():
+		t.Fatal("long poll did not return after an update was injected")
+	}
+}
+
+func TestZeroTimeoutReturnsAtOnce(t *testing.T) {
+	_, bot := start(t)
+	u, err := bot.GetUpdates(tgbotapi.UpdateConfig{})
+	if err != nil || len(u) != 0 {
+		t.Errorf("GetUpdates = %v, %v; want no updates at once", u, err)
+	}
+}
+
+func TestOffsetConfirmsEarlierUpdates(t *testing.T) {
+	srv, bot := start(t)
+	dm := telegramtest.PrivateChat(alice)
+	first := srv.Inject(srv.NewMessage(dm, alice, "one"))
+	second := srv.Inject(srv.NewMessage(dm, alice, "two"))
+	u, err := bot.GetUpdates(tgbotapi.UpdateConfig{})
+	if err != nil || len(u) != 2 {
+		t.Fatalf("GetUpdates = %v, %v", u, err)
+	}
+	if srv.Pending() != 2 {
+		t.Errorf("pending = %d: fetching must not confirm", srv.Pending())
+	}
+	u, err = bot.GetUpdates(tgbotapi.UpdateConfig{Offset: second})
+	if err != nil || len(u) != 1 || u[0].UpdateID != second {
+		t.Fatalf("GetUpdates(offset %d) = %v, %v", second, u, err)
+	}
+	if srv.Pending() != 1 || srv.Confirmed() != second || first >= second {
+		t.Errorf("pending = %d, confirmed = %d", srv.Pending(), srv.Confirmed())
+	}
+}
+
+func TestANewerPollEndsTheOlderWithConflict(t *testing.T) {
+	srv, bot := start(t)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := bot.GetUpdates(tgbotapi.UpdateConfig{Timeout: 30})
+		errc <- err
+	}()
+	if err := srv.WaitPolling(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bot.GetUpdates(tgbotapi.UpdateConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; code(err) != http.StatusConflict {
+		t.Errorf("older poll err = %v, want 409", err)
+	}
+}
+
+func TestDropConnectionsBreaksWaitingPolls(t *testing.T) {
+	srv, bot := start(t)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := bot.GetUpdates(tgbotapi.UpdateConfig{Timeout: 30})
+		errc <- err
+	}()
+	if err := srv.WaitPolling(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.DropConnections(); n != 1 {
+		t.Errorf("dropped %d polls, want 1", n)
+	}
+	if err := <-errc; err == nil || code(err) != 0 {
+		t.Errorf("err = %v, want a network error", err)
+	}
+}
+
+func TestFailNextForcesErrors(t *testing.T) {
+	srv, bot := start(t)
+	srv.FailNext("getUpdates", http.StatusTooManyRequests, 1500*time.Millisecond)
+	_, err := bot.GetUpdates(tgbotapi.UpdateConfig{})
+	var e *tgbotapi.Error
+	if !errors.As(err, &e) || e.Code != 429 || e.RetryAfter != 2 {
+		t.Errorf("err = %#v, want 429 with retry_after 2", err)
+	}
+	if _, err := bot.GetUpdates(tgbotapi.UpdateConfig{}); err != nil {
+		t.Errorf("second call err = %v, want success", err)
+	}
+}
+
+func TestSendMessageChecksLikeTelegram(t *testing.T) {
+	srv, bot := start(t)
+	dm := telegramtest.PrivateChat(alice)
+	asked := srv.NewMessage(dm, alice, "hi")
+	srv.Inject(asked)
+	cases := []struct {
+		name    string
+		cfg     func() tgbotapi.MessageConfig
+		code    int
+		errText string
+		plain   string
+	}{
+		{"plain text", func() tgbotapi.MessageConfig { return tgbotapi.NewMessage(42, "a < b & c") }, 0, "", "a < b & c"},
+		{"HTML with escapes", func() tgbotapi.MessageConfig { return html("&lt;script&gt; <b>bold</b> &amp; &quot;q&quot; &#39;") }, 0, "", `<script> bold & "q" '`},
+		{"an unsupported tag", func() tgbotapi.MessageConfig { return html("<script>x</script>") }, 400, `Unsupported start tag "script"`, ""},
+		{"a bare ampersand", func() tgbotapi.MessageConfig { return html("a & b") }, 400, "can't parse entities", ""},
+		{"an unclosed tag", func() tgbotapi.MessageConfig { return html("<b>x") }, 400, "Can't find end tag", ""},
+		{"too long", func() tgbotapi.MessageConfig { return tgbotapi.NewMessage(42, strings.Repeat("a", 4097)) }, 400, "message is too long", ""},
+		{"4096 UTF-16 units fit", func() tgbotapi.MessageConfig { return tgbotapi.NewMessage(42, strings.Repeat("💛", 2048)) }, 0, "", strings.Repeat("💛", 2048)},
+		{"2049 emoji do not", func() tgbotapi.MessageConfig { return tgbotapi.NewMessage(42, strings.Repeat("💛", 2049)) }, 400, "message is too long", ""},
+		{"empty after parsing", func() tgbotapi.MessageConfig { return html("<b> </b>") }, 400, "message text is empty", ""},
+		{"a person who never started the bot", func() tgbotapi.MessageConfig { return tgbotapi.NewMessage(77, "hi") }, 403, "can't initiate conversation", ""},
+		{"an unknown group", func() tgbotapi.MessageConfig { return tgbotapi.NewMessage(-77, "hi") }, 400, "chat not found", ""},
+		{"a reply to an unknown message", func() tgbotapi.MessageConfig {
+			c := tgbotapi.NewMessage(42, "hi")
+			c.ReplyToMessageID = 999
+			return c
+		}, 400, "replied not found", ""},
+		{"a reply to an unknown message, allowed without", func() tgbotapi.MessageConfig {
+			c := tgbotapi.NewMessage(42, "hi")
+			c.ReplyToMessageID, c.AllowSendingWithoutReply = 999, true
+			return c
+		}, 0, "", "hi"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := len(srv.Sent())
+			m, err := bot.Send(c.cfg())
+			if c.code != 0 {
+				if code(err) != c.code || !strings.Contains(err.Error(), c.errText) {
+					t.Errorf("err = %v, want %d %q", err, c.code, c.errText)
+				}
+				if len(srv.Sent()) != before {
+					t.Error("a refused message was recorded as sent")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := srv.Sent()[before]
+			if s.Plain != c.plain || m.Text != c.plain || m.From.ID != 4242 {
+				t.Errorf("sent plain %q, message %+v; want %q", s.Plain, m, c.plain)
+			}
+		})
+	}
+	c := tgbotapi.NewMessage(42, "re")
+	c.ReplyToMessageID = asked.MessageID
+	if _, err := bot.Send(c); err != nil {
+		t.Fatal(err)
+	}
+	if s := srv.Sent(); s[len(s)-1].ReplyTo != asked.MessageID {
+		t.Errorf("reply recorded as %d, want %d", s[len(s)-1].ReplyTo, asked.MessageID)
+	}
+}
+
+func html(text string) tgbotapi.MessageConfig {
+	c := tgbotapi.NewMessage(42, text)
+	c.ParseMode = tgbotapi.ModeHTML
+	return c
+}
+
+func TestEntitiesUseUTF16Offsets(t *testing.T) {
+	cases := []struct {
+		text string
+		want []tgbotapi.MessageEntity
+	}{
+		{"@HavenBot hi", []tgbotapi.MessageEntity{{Type: "mention", Offset: 0, Length: 9}}},
+		{"😀 @HavenBot", []tgbotapi.MessageEntity{{Type: "mention", Offset: 3, Length: 9}}},
+		{"/help@HavenBot now", []tgbotapi.MessageEntity{{Type: "bot_command", Offset: 0, Length: 14}}},
+		{"mail a@example.com", nil},
+		{"@bob is too short", nil},
+		{"path/to/file", nil},
+	}
+	for _, c := range cases {
+		got := telegramtest.Entities(c.text)
+		if len(got) != len(c.want) {
+			t.Errorf("Entities(%q) = %+v, want %+v", c.text, got, c.want)
+			continue
+		}
+		for i := range got {
+			if got[i].Type != c.want[i].Type || got[i].Offset != c.want[i].Offset || got[i].Length != c.want[i].Length {
+				t.Errorf("Entities(%q)[%d] = %+v, want %+v", c.text, i, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+func TestGetChatMemberAnswersConfiguredStatus(t *testing.T) {
+	srv, bot := start(t)
+	g := telegramtest.GroupChat(-5, "g")
+	srv.AddChat(g)
+	srv.SetMemberStatus(-5, 42, "creator")
+	for user, want := range map[int64]string{42: "creator", 43: "member"} {
+		m, err := bot.GetChatMember(tgbotapi.GetChatMemberConfig{ChatConfigWithUser: tgbotapi.ChatConfigWithUser{ChatID: -5, UserID: user}})
+		if err != nil || m.Status != want {
+			t.Errorf("user %d: %+v, %v; want %s", user, m, err, want)
+		}
+	}
+}
+
+func TestCloseEndsWaitingPolls(t *testing.T) {
+	srv := telegramtest.NewServer(token)
+	bot, err := newBot(t, srv, token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		_, _ = bot.GetUpdates(tgbotapi.UpdateConfig{Timeout: 30})
+		close(done)
+	}()
+	if err := srv.WaitPolling(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+	select {
+	case <-done:
+	case <-ctxT(t).Done():
+		t.Fatal("poll still waiting after Close")
+	}
+}

@@ -1,0 +1,125 @@
+package telegram
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/havenbot/haven/channels"
+)
+
+// secretHeader is the header Telegram puts the webhook's secret token in.
+const secretHeader = "X-Telegram-Bot-Api-Secret-Token"
+
+// serveWebhook is Run in webhook mode: it registers the webhook when asked
+// to, then lets Handler deliver to sink until ctx is done.
+func (a *Adapter) serveWebhook(ctx context.Context, sink channels.Sink) error {
+	if a.opts.WebhookURL != "" {
+		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		_, err := a.api(cctx).MakeRequest("setWebhook", tgbotapi.Params{
+			"url":             a.opts.WebhookURL,
+			"secret_token":    a.opts.WebhookSecret,
+			"allowed_updates": `["message","edited_message"]`,
+		})
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("telegram: register the webhook: %w", a.redact(err))
+		}
+	}
+	a.hook.Store(&hookState{ctx: ctx, sink: sink})
+	defer a.hook.Store(nil)
+	a.markReady()
+	<-ctx.Done()
+	return nil
+}
+
+// Handler serves Telegram's webhook requests (ModeWebhook). It checks the
+// X-Telegram-Bot-Api-Secret-Token header against Options.WebhookSecret,
+// reads the update (at most MaxWebhookBody bytes), normalizes it like a
+// polled one and answers 200 once the sink has accepted it. A wrong secret
+// gets 401, a malformed update 400 (Telegram does not resend it), and a
+// request while Run is not running, or that the sink refuses, 503 or 500 so
+// that Telegram delivers it again.
+func (a *Adapter) Handler() http.Handler {
+	want := sha256.Sum256([]byte(a.opts.WebhookSecret))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := sha256.Sum256([]byte(r.Header.Get(secretHeader)))
+		if a.opts.WebhookSecret == "" || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			a.log.Warn("telegram webhook: request without the right secret token", slog.String("remote", r.RemoteAddr))
+			http.Error(w, "wrong secret token", http.StatusUnauthorized)
+			return
+		}
+		if r.Method != http.MethodPost {
+			http.Error(w, "POST only", http.StatusMethodNotAllowed)
+			return
+		}
+		st := a.hook.Load()
+		me := a.self.Load()
+		if st == nil || me == nil {
+			http.Error(w, "not running", http.StatusServiceUnavailable)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, a.opts.MaxWebhookBody)
+		u, err := a.base.HandleUpdate(r)
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				a.log.Warn("telegram webhook: update too large", slog.Int64("limit", mbe.Limit))
+				http.Error(w, "update too large", http.StatusRequestEntityTooLarge)
+				return
+			}
+			a.log.Warn("telegram webhook: malformed update", slog.String("problem", describeJSONError(err)))
+			http.Error(w, "malformed update", http.StatusBadRequest)
+			return
+		}
+		// The request's context ends with the request; the Run context
+		// bounds the work as well.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		stop := context.AfterFunc(st.ctx, cancel)
+		defer stop()
+
+		n := a.normalize(ctx, *u, me)
+		switch n.outcome {
+		case ignore:
+			a.log.Debug("telegram update ignored", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
+		case media:
+			a.noteMedia(st.ctx, n)
+		case deliver:
+			if err := st.sink.Accept(ctx, n.in); err != nil {
+				a.log.Warn("telegram webhook: the hub did not accept an update; Telegram will resend it", slog.Int("update_id", u.UpdateID), slog.Any("err", err))
+				http.Error(w, "not accepted", http.StatusInternalServerError)
+				return
+			}
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+}
+
+// describeJSONError says what is wrong with a request body without
+// repeating any of its content.
+func describeJSONError(err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	case errors.As(err, &te):
+		return fmt.Sprintf("field %q has the wrong type (want %s)", te.Field, te.Type)
+	case err.Error() == "EOF" || err.Error() == "unexpected EOF":
+		return "empty or truncated body"
+	default:
+		return "not a JSON update"
+	}
+}

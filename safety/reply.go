@@ -163,10 +163,13 @@ var safetyPlanOffer = []string{
 
 var locationHint = "If you tell me which country you're in, I can share a local line."
 
+// publicNotes are true whether or not the private message could be
+// delivered (a platform may refuse a DM to someone who never wrote to Haven
+// directly): they point to the DM and ask the person to write directly.
 var publicNotes = []string{
-	"I've sent you a private message. You matter, and I'm here.",
-	"I'm reaching out to you privately, take care.",
-	"I've followed up with you in a private message.",
+	"I'd like to talk with you privately. Please check your direct messages from me, or message me directly. You matter, and I'm here.",
+	"I'm reaching out to you in a private message. If it hasn't arrived, please message me directly. Take care.",
+	"Let's continue this privately: look for my direct message, or write to me directly. I'm here for you.",
 }
 
 var clarifyingQuestions = []string{

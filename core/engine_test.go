@@ -328,3 +328,27 @@ func TestAlertConversationMustBeNamespaced(t *testing.T) {
 		t.Fatalf("err = %v, want an error naming the bad id", err)
 	}
 }
+
+func TestNoToAreYouSafeIsAnsweredAsDanger(t *testing.T) {
+	e, _, _ := newEngine(t, func(o *Options) { o.DefaultCountry = "US" })
+	var asked channels.Outbound
+	// Rotate until the crisis reply asks whether the person is safe.
+	for range 6 {
+		asked = handle(t, e, dm("I have the pills ready and I will take them tonight"))
+		if strings.Contains(asked.Text, "safe") && strings.HasSuffix(asked.Text, "?") {
+			break
+		}
+	}
+	out := handle(t, e, dm("no"))
+	if out.Kind != channels.OutCrisis || !strings.Contains(out.Text, "911") {
+		t.Fatalf("\"no\" to %q got %s: %q", asked.Text[strings.LastIndex(asked.Text, "\n")+1:], out.Kind, out.Text)
+	}
+}
+
+func TestWorryAboutSomeoneElseGetsHelperGuidance(t *testing.T) {
+	e, _, _ := newEngine(t, func(o *Options) { o.DefaultCountry = "US" })
+	out := handle(t, e, dm("my friend said she wants to die, what do I do"))
+	if out.Kind != channels.OutCrisis || !strings.Contains(out.Text, "988") {
+		t.Fatalf("third-party worry got %s: %q", out.Kind, out.Text)
+	}
+}

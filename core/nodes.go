@@ -55,6 +55,7 @@ func (e *Engine) crisisGate(ctx context.Context, t *Turn) {
 		Text:                t.In.Text,
 		History:             history,
 		AskedSafetyQuestion: t.Checkpoint.AskedSafetyQuestion,
+		AskedIfSafe:         t.Checkpoint.AskedIfSafe,
 	})
 	t.Assessment = &a
 	if int(a.Level) > t.Checkpoint.SessionMaxRisk {
@@ -102,7 +103,8 @@ func (e *Engine) crisisReply(t *Turn) {
 		Public:     public,
 		Variant:    t.Checkpoint.TurnCount,
 	})
-	t.Reply, t.ReplyKind, t.AskedSafetyQuestion = r.Text, channels.OutCrisis, r.AsksSafetyQuestion
+	t.Reply, t.ReplyKind = r.Text, channels.OutCrisis
+	t.AskedSafetyQuestion, t.AskedIfSafe = r.AsksSafetyQuestion, r.AsksIfSafe
 	if public {
 		t.Out = append(t.Out, channels.Outbound{
 			Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutCrisis,
@@ -213,7 +215,7 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	crisis := t.ReplyKind == channels.OutCrisis
 	cp := t.Checkpoint
 	cp.TurnCount++
-	cp.AskedSafetyQuestion = t.AskedSafetyQuestion
+	cp.AskedSafetyQuestion, cp.AskedIfSafe = t.AskedSafetyQuestion, t.AskedIfSafe
 	if len(t.ReplyKeys) > 0 {
 		cp.LastReplyKeys = t.ReplyKeys
 	}

@@ -23,6 +23,7 @@ const (
 //
 //	gateway ─┬─ pure command ───────────────────────────────────────────────── end
 //	         └─ crisis gate ─ (log if level ≥ 1) ─┬─ crisis reply ─────────────── finalize ─ end
+//	                           (or third party) ──┤
 //	                                              ├─ command (with words after it) ─────── end
 //	                                              └─ load memory ─ dispatch ─ therapeutic ─ finalize ─ end
 //
@@ -43,7 +44,9 @@ func route(t *Turn) Node {
 		return NodeCrisisGate
 	case t.Assessment.Level >= 1 && !t.crisisLogged && t.Err == nil:
 		return NodeCrisisLog
-	case t.Assessment.NeedsCrisisResponse:
+	case t.Assessment.NeedsCrisisResponse || t.Assessment.Flags.ThirdParty:
+		// Someone worried about another person gets the helper's guidance
+		// and resources, whatever their own level.
 		if !t.replied {
 			return NodeCrisisReply
 		}

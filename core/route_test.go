@@ -36,6 +36,7 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		{"logged ideation gets the crisis reply", Turn{gatewayDone: true, Assessment: assessed(2), crisisLogged: true}, NodeCrisisReply},
 		{"imminent risk gets the crisis reply", Turn{gatewayDone: true, Assessment: assessed(3), crisisLogged: true}, NodeCrisisReply},
 		{"crisis with a broken store skips the log and replies", Turn{gatewayDone: true, Assessment: assessed(3), Err: errStore}, NodeCrisisReply},
+		{"worry about someone else gets the helper's crisis reply", Turn{gatewayDone: true, Assessment: &safety.Assessment{Flags: safety.Flags{ThirdParty: true}}}, NodeCrisisReply},
 		{"crisis reply is finalized", Turn{gatewayDone: true, Assessment: assessed(2), crisisLogged: true, replied: true}, NodeFinalize},
 		{"crisis reply with a broken store ends unpersisted", Turn{gatewayDone: true, Assessment: assessed(2), replied: true, Err: errStore}, NodeEnd},
 		{"no risk with a broken store ends", Turn{gatewayDone: true, Assessment: assessed(0), Err: errStore}, NodeEnd},

@@ -66,8 +66,11 @@ type Turn struct {
 	Reply     string
 	ReplyKind channels.OutKind
 	ReplyKeys []string
-	// AskedSafetyQuestion is true when this turn's reply asks a safety question.
+	// AskedSafetyQuestion is true when this turn's reply asks about suicidal
+	// thoughts or intent ("yes" means risk); AskedIfSafe when it asks whether
+	// the person is safe ("no" means danger).
 	AskedSafetyQuestion bool
+	AskedIfSafe         bool
 	Out                 []channels.Outbound
 
 	// --- control: where the turn is in the graph

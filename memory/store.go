@@ -61,9 +61,13 @@ type Checkpoint struct {
 	// SessionMaxRisk is the highest crisis level seen in the session. It only
 	// goes up within a session.
 	SessionMaxRisk int `json:"session_max_risk"`
-	// AskedSafetyQuestion is true when Haven's last reply asked a direct
-	// safety question, so that the next message can be read as its answer.
+	// AskedSafetyQuestion is true when Haven's last reply asked directly about
+	// suicidal thoughts or intent ("yes" means risk), so that the next message
+	// can be read as its answer.
 	AskedSafetyQuestion bool `json:"asked_safety_question,omitempty"`
+	// AskedIfSafe is true when Haven's last reply asked whether the person
+	// is safe or has someone with them, where "no" means danger.
+	AskedIfSafe bool `json:"asked_if_safe,omitempty"`
 	// LastReplyKeys are the ids of the scripted replies used most recently, so
 	// that Haven does not say the same sentence twice in a row.
 	LastReplyKeys []string `json:"last_reply_keys,omitempty"`

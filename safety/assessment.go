@@ -121,7 +121,12 @@ type Input struct {
 	// History holds the person's previous messages in this session, oldest
 	// first (a short window), so that risk spread over messages is seen.
 	History []string `json:"history,omitempty"`
-	// AskedSafetyQuestion is true when Haven's previous reply asked a direct
-	// safety question; a clear "no" may then lower the per-turn level.
+	// AskedSafetyQuestion is true when Haven's previous reply asked directly
+	// about suicidal thoughts or intent (a question where "yes" means risk);
+	// a clear "no" may then lower the per-turn level.
 	AskedSafetyQuestion bool `json:"asked_safety_question,omitempty"`
+	// AskedIfSafe is true when Haven's previous reply asked whether the
+	// person is safe ("Are you safe right now?", "Is someone with you?"):
+	// there "no" means danger, never a denial.
+	AskedIfSafe bool `json:"asked_if_safe,omitempty"`
 }

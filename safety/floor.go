@@ -55,6 +55,10 @@ var (
 	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
 	// affirmRe / denyRe read short answers to a safety question.
 	affirmRe = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)))
+	// notSafeRe and safeRe read the answer to "are you safe right now?" or
+	// "is someone with you?", where "no" means danger.
+	notSafeRe = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:no|nope|nah|no no|not really|not at all|not right now|not now|no im not|no i am not|im not|i am not|im not safe|i am not safe|i dont feel safe|i do not feel safe|not safe|i dont know|i do not know|idk|dunno|not sure|im not sure|i dont think so|no one|nobody|noone|no ones here|no one is here|nobody is here|im alone|i am alone|all alone|alone)(?: \.)?(?: .{0,60})?$`)))
+	safeRe    = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:yes|yeah|yea|yep|yup|ya|i am|im safe|i am safe|yes im safe|yes i am|yes i am safe|im ok|im okay|i am ok|i am okay|im fine|i am fine|yes im ok|yes im okay|yes im fine|im with (?:my |a )?\w+|my \w+ is (?:here|with me)|someone is (?:here|with me)|theres someone here)(?: \.)?(?: (?:thanks|thank you|for now|right now|at the moment|now)\b[a-z .]{0,40})?$`)))
 	denyRe   = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:no|nope|nah|no no|not at all|no way|definitely not|absolutely not|of course not|god no|hell no|no im not|no i am not|im not|i am not|no i dont|no i wouldnt|no i would never|no never|never|i would never do that|no i would never do that|i wouldnt do that|im safe|i am safe|im not suicidal|no im safe|no im fine|im fine|im okay|im ok|i would never|no thats not it|no its not like that|no not like that|not like that|nothing like that)(?: \.)?(?: (?:im|i am|i was|i just|just|i only|i meant|i mean|thanks|thank you|honestly|really|dont worry|promise|i promise|i swear|its fine|it was|that was|its just|i was just|was)\b[a-z0-9 .]{0,80})?$`)))
 )
 
@@ -87,7 +91,27 @@ func (f *Floor) Assess(in Input) Assessment {
 	a := Assessment{Path: []string{"floor"}}
 	best := cur.best()
 
-	// Denial or affirmation after a direct safety question.
+	// The answer to "are you safe?": "no" (or "I don't know") is danger,
+	// a clear "yes" lets this turn stand on its own words.
+	if in.AskedIfSafe {
+		switch {
+		case notSafeRe.MatchString(canon):
+			a.Level, a.Confidence = LevelImminent, 0.85
+			a.Reason = "not safe, in answer to a safety question"
+			a.Path = append(a.Path, "unsafe_after_question")
+			a.Flags = cur.flags
+			return a.Finish()
+		case safeRe.MatchString(canon) && best.level < 2:
+			a.Level, a.Confidence = best.level, 0.7
+			a.Reason = "safe, in answer to a safety question"
+			a.Path = append(a.Path, "safe_after_question")
+			a.Path = append(a.Path, cur.path...)
+			a.Flags = cur.flags
+			return a.Finish()
+		}
+	}
+
+	// Denial or affirmation after a direct question about thoughts or intent.
 	if in.AskedSafetyQuestion {
 		switch {
 		case best.level < 2 && denyRe.MatchString(canon):

@@ -159,6 +159,9 @@ func assessorPrompt(in Input) []llm.Message {
 	if in.AskedSafetyQuestion {
 		b.WriteString("The chatbot's previous reply asked the person directly about suicidal thoughts.\n")
 	}
+	if in.AskedIfSafe {
+		b.WriteString("The chatbot's previous reply asked the person whether they are safe right now or have someone with them; an answer of no means they are not safe.\n")
+	}
 	b.WriteString("Message to rate:\n" + fence + "\n" + defence(in.Text) + "\n" + fence + "\n\nAnswer with the JSON object only.")
 	return []llm.Message{
 		{Role: llm.RoleSystem, Content: assessorSystem},

@@ -32,9 +32,13 @@ type Reply struct {
 	// AsksQuestion is true when Text ends in a question to the person.
 	AsksQuestion bool
 	// AsksSafetyQuestion is true when that question asks directly about
-	// suicidal thoughts, a plan or immediate safety; the next turn's Input
-	// should then set AskedSafetyQuestion.
+	// suicidal thoughts, intent or a plan ("yes" means risk); the next
+	// turn's Input should then set AskedSafetyQuestion.
 	AsksSafetyQuestion bool
+	// AsksIfSafe is true when the question asks whether the person is safe
+	// or has someone with them ("no" means danger); the next turn's Input
+	// should then set AskedIfSafe.
+	AsksIfSafe bool
 }
 
 var defaultDirectory = DefaultDirectory()
@@ -144,6 +148,17 @@ var questionIdeation = []string{
 	"Are you safe right now?",
 }
 
+// ifSafeQuestions are the questions where "no" means danger. Every other
+// safety question asks about thoughts or intent, where "yes" means risk.
+var ifSafeQuestions = map[string]bool{
+	"Is there someone who can be with you right now?": true,
+	"Are you somewhere safe at the moment?":            true,
+	"Can you tell me whether you're safe right now?":   true,
+	"Are you safe right now?":                          true,
+}
+
+func asksIfSafe(q string) bool { return ifSafeQuestions[q] }
+
 var questionSelfInjury = []string{
 	"Are you safe right now?",
 	"Are you having any thoughts of ending your life, or is it the urge to hurt yourself?",
@@ -251,10 +266,12 @@ func CrisisReply(in ReplyInput) Reply {
 	if question != "" {
 		parts = append(parts, question)
 	}
+	ifSafe := safetyQ && asksIfSafe(question)
 	r := Reply{
 		Text:               strings.Join(parts, "\n\n"),
 		AsksQuestion:       question != "",
-		AsksSafetyQuestion: safetyQ,
+		AsksSafetyQuestion: safetyQ && !ifSafe,
+		AsksIfSafe:         ifSafe,
 	}
 	if in.Public {
 		r.PublicNote = pick(publicNotes, v)

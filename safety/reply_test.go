@@ -100,8 +100,24 @@ func TestLevel3ReplyPutsEmergencyPersonAndMeansFirst(t *testing.T) {
 	if !strings.Contains(r.Text, "distance") || !strings.Contains(strings.ToLower(r.Text), "someone") {
 		t.Errorf("level 3 reply lacks distance from means or a person nearby")
 	}
-	if !r.AsksSafetyQuestion {
-		t.Errorf("level 3 reply should ask a safety question")
+	if !r.AsksIfSafe || r.AsksSafetyQuestion {
+		t.Errorf("level 3 reply should ask whether the person is safe (AsksIfSafe), got %+v", r)
+	}
+}
+
+func TestEverySafetyQuestionHasOnePolarity(t *testing.T) {
+	for level := LevelIdeation; level <= LevelImminent; level++ {
+		for _, flags := range []Flags{{}, {SelfInjury: true}} {
+			for v := range 12 {
+				r := CrisisReply(ReplyInput{Assessment: Assessment{Level: level, Flags: flags}.Finish(), Country: "US", Variant: v})
+				if r.AsksSafetyQuestion && r.AsksIfSafe {
+					t.Fatalf("level %d variant %d: a question cannot mean risk on both yes and no", level, v)
+				}
+				if r.AsksQuestion != (r.AsksSafetyQuestion || r.AsksIfSafe) {
+					t.Fatalf("level %d variant %d: crisis question without a polarity: %+v", level, v, r)
+				}
+			}
+		}
 	}
 }
 

@@ -1,0 +1,31 @@
+package safety
+
+import "testing"
+
+func TestAnswerToAreYouSafeIsReadByItsPolarity(t *testing.T) {
+	f := NewFloor()
+	history := []string{"I have everything ready and I am going to do it tonight"}
+	tests := []struct {
+		name            string
+		in              Input
+		atLeast, atMost Level
+	}{
+		{"no to are you safe is danger", Input{Text: "no", AskedIfSafe: true, History: history}, LevelImminent, LevelImminent},
+		{"im not to are you safe is danger", Input{Text: "I'm not", AskedIfSafe: true}, LevelImminent, LevelImminent},
+		{"not sure to are you safe is danger", Input{Text: "not sure", AskedIfSafe: true}, LevelImminent, LevelImminent},
+		{"alone to is someone with you is danger", Input{Text: "no one, I'm alone", AskedIfSafe: true}, LevelImminent, LevelImminent},
+		{"yes to are you safe stands on its words", Input{Text: "yes I'm safe", AskedIfSafe: true, History: history}, LevelNone, LevelWarning},
+		{"im with my sister stands on its words", Input{Text: "I'm with my sister", AskedIfSafe: true}, LevelNone, LevelWarning},
+		{"no to are you thinking of suicide is a denial", Input{Text: "no", AskedSafetyQuestion: true}, LevelNone, LevelNone},
+		{"yes to are you thinking of suicide is ideation", Input{Text: "yes", AskedSafetyQuestion: true}, LevelIdeation, LevelImminent},
+		{"a disclosure after yes is still read", Input{Text: "yes, I have the pills ready and I will take them tonight", AskedIfSafe: true}, LevelImminent, LevelImminent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := f.Assess(tt.in)
+			if a.Level < tt.atLeast || a.Level > tt.atMost {
+				t.Errorf("level %d (%v), want %d..%d", a.Level, a.Path, tt.atLeast, tt.atMost)
+			}
+		})
+	}
+}

@@ -152,9 +152,9 @@ var questionIdeation = []string{
 // safety question asks about thoughts or intent, where "yes" means risk.
 var ifSafeQuestions = map[string]bool{
 	"Is there someone who can be with you right now?": true,
-	"Are you somewhere safe at the moment?":            true,
-	"Can you tell me whether you're safe right now?":   true,
-	"Are you safe right now?":                          true,
+	"Are you somewhere safe at the moment?":           true,
+	"Can you tell me whether you're safe right now?":  true,
+	"Are you safe right now?":                         true,
 }
 
 func asksIfSafe(q string) bool { return ifSafeQuestions[q] }

@@ -453,13 +453,13 @@ func followedBy(rest string, words []string) bool {
 // coreDistress is the wording of wanting it all to stop (as opposed to
 // sadness or stress): with another warning family it reads as a passive
 // wish to be gone.
-var coreDistress = newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)\b`))
+var coreDistress = newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)` + endBound))
 
 // distressFamilies are groups of warning-sign wording; several different
 // families in one message read as more than a passing bad mood.
 var distressFamilies = func() func(string, hits) int {
 	fams := []filteredRe{
-		newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)\b`)),
+		newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
 		newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),

@@ -247,8 +247,15 @@ func compilePattern(src string) (*regexp.Regexp, error) {
 	x := macros.Replace(src)
 	x = foldPattern(x)
 	x = canonPattern(x)
-	return regexp.Compile(`(?:^|\b)(?:` + x + `)(?:\b|$)`)
+	return regexp.Compile(`(?:^|\b)(?:` + x + `)` + endBound)
 }
+
+// endBound ends every pattern. After a word character it is a word
+// boundary; after a sentence mark (" ." is always followed by a space or
+// the end of the canonical text) it takes the space, since there is no word
+// boundary between "." and " " and a plain \b would make every pattern that
+// ends in a sentence mark unable to match.
+const endBound = `(?:\b|$| )`
 
 // patternContractions are the normalizer's contractions, applied to the
 // pattern sources too so a pattern may say "i have" and still match.
@@ -271,13 +278,17 @@ var patternContractions = []struct {
 }
 
 // canonPattern rewrites a pattern source with the normalizer's
-// contractions.
+// contractions. "i have to" (obligation) is not contracted, as in the
+// normalizer.
 func canonPattern(x string) string {
+	x = haveToRe.ReplaceAllString(x, "\x00")
 	for _, c := range patternContractions {
 		x = c.re.ReplaceAllString(x, c.out)
 	}
-	return x
+	return strings.ReplaceAll(x, "\x00", "i have to")
 }
+
+var haveToRe = regexp.MustCompile(`\bi have to\b`)
 
 // foldPattern applies foldRune to the literal letters of a pattern source,
 // leaving escapes and regexp syntax alone. Patterns are written in lowercase

@@ -11,6 +11,10 @@ import (
 type Floor struct {
 	rules []rule
 	lex   *lexicon
+	// scorer is the optional learned component (see learned.go); t1 and
+	// t0 are its thresholds for level-1 and level-0 verdicts.
+	scorer Scorer
+	t1, t0 float64
 }
 
 // NewFloor returns the floor with the built-in rules.
@@ -119,6 +123,8 @@ func (f *Floor) Assess(in Input) Assessment {
 			a.Path = append(a.Path, "window")
 		}
 	}
+
+	a = f.learnedRaise(a, canon)
 
 	if a.Level == 0 && a.Reason == "" {
 		a.Reason = "no risk signal"

@@ -11,6 +11,10 @@ import (
 type Floor struct {
 	rules []rule
 	lex   *lexicon
+	// scorer is the optional learned component (see learned.go); t1 and
+	// t0 are its thresholds for level-1 and level-0 verdicts.
+	scorer Scorer
+	t1, t0 float64
 }
 
 // NewFloor returns the floor with the built-in rules.
@@ -39,7 +43,7 @@ var (
 
 var (
 	// pastRe marks a clause as about the past.
-	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at (?:age )?\d+|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
+	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
 	// recoveryRe marks a text that says the person is past it now.
 	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression))\b`))
 	// reportRe marks reported speech of someone else in a clause.
@@ -47,7 +51,7 @@ var (
 	// fictionRe marks a clause about a story or a character.
 	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
-	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed)\b`))
+	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -144,6 +148,8 @@ func (f *Floor) Assess(in Input) Assessment {
 		}
 	}
 
+	a = f.learnedRaise(a, canon)
+
 	if a.Level == 0 && a.Reason == "" {
 		a.Reason = "no risk signal"
 		if a.Flags.ThirdParty {
@@ -176,7 +182,7 @@ func (s scanResult) best() match {
 }
 
 var (
-	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? myself|end(?:ing)? (?:my life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
+	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
@@ -186,9 +192,10 @@ var (
 // windowTurns is how many earlier messages the window reads.
 const windowTurns = 4
 
-// scan runs every rule over canon and applies the modifiers. context says
+// scan runs every rule over canon and applies the modifiers. histTalk says
 // whether earlier messages talked about death or suicide.
-func (f *Floor) scan(canon string, context bool) scanResult {
+func (f *Floor) scan(canon string, histTalk bool) scanResult {
+	context := false
 	var res scanResult
 	if canon == "" {
 		return res
@@ -212,7 +219,8 @@ func (f *Floor) scan(canon string, context bool) scanResult {
 	recovered := recoveryRe.matchHits(canon, all)
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
-	context = context || res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
+	talk := histTalk || res.suicideTalk
+	context = histTalk || context || res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
 	for i := range f.rules {
 		r := &f.rules[i]
 		if !r.fre.ok(all) {
@@ -263,6 +271,9 @@ func (f *Floor) scan(canon string, context bool) scanResult {
 			if r.needsContext && !context {
 				m.level, mod = min(m.level, 1), "no_context"
 			}
+			if r.needsTalk && !talk {
+				m.level, mod = 0, "no_talk"
+			}
 			switch {
 			case idiomRe.MatchString(canon[loc[0]:min(len(canon), loc[1]+24)]) && r.weak:
 				m.level, mod = 0, "idiom"
@@ -277,7 +288,7 @@ func (f *Floor) scan(canon string, context bool) scanResult {
 				res.flags.ThirdParty = true
 			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
 				m.level, mod = min(m.level, 1), "fiction"
-			case r.selfInjury && accidentRe.matchHits(clause, all):
+			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
 			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all) && recovered:
 				m.level, mod = 0, "past_recovered"
@@ -351,6 +362,13 @@ func near(canon string, loc []int, cs, ce int) string {
 		}
 	}
 	return canon[start:end]
+}
+
+// nearMiss reports "almost" or "nearly" just before a match: "I nearly
+// killed myself on the stairs" is an accident when the clause says so.
+func nearMiss(prefix string) bool {
+	p := strings.TrimRight(prefix, " ")
+	return strings.HasSuffix(p, "almost") || strings.HasSuffix(p, "nearly") || strings.HasSuffix(p, "almost just") || strings.HasSuffix(p, "nearly just")
 }
 
 // pastOnly reports whether every risk match was read as past.
@@ -477,13 +495,13 @@ func followedBy(rest string, words []string) bool {
 // coreDistress is the wording of wanting it all to stop (as opposed to
 // sadness or stress): with another warning family it reads as a passive
 // wish to be gone.
-var coreDistress = newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)\b`))
+var coreDistress = newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)` + endBound))
 
 // distressFamilies are groups of warning-sign wording; several different
 // families in one message read as more than a passing bad mood.
 var distressFamilies = func() func(string, hits) int {
 	fams := []filteredRe{
-		newFilteredRe(regexp.MustCompile(`\b(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)\b`)),
+		newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
 		newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),

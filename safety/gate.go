@@ -111,7 +111,7 @@ func llmFailure(err error) string {
 		return "timeout"
 	case errors.Is(err, context.Canceled):
 		return "canceled"
-	case errors.Is(err, errInvalidAnswer):
+	case errors.Is(err, errInvalidAnswer), errors.Is(err, llm.ErrEmptyReply):
 		return "invalid"
 	}
 	return "error"
@@ -192,14 +192,15 @@ func (g *Gate) assessLLM(ctx context.Context, in Input) (Assessment, error) {
 	return parseLLMAssessment(resp.Content)
 }
 
-// parseLLMAssessment validates the model's JSON strictly: one object, known
-// fields only, level an integer 0-3, confidence 0-1, all fields present.
+// parseLLMAssessment validates the model's JSON strictly: the first JSON
+// object of the answer (prose or a code fence around it is skipped), known
+// fields only, level a JSON integer 0-3, confidence a number 0-1, all fields
+// present.
 func parseLLMAssessment(content string) (Assessment, error) {
-	s := strings.TrimSpace(content)
-	s = strings.TrimPrefix(s, "```json")
-	s = strings.TrimPrefix(s, "```")
-	s = strings.TrimSuffix(s, "```")
-	s = strings.TrimSpace(s)
+	obj, err := llm.ExtractJSON(content)
+	if err != nil {
+		return Assessment{}, fmt.Errorf("%w: %w", errInvalidAnswer, err)
+	}
 	var raw struct {
 		Level         *json.Number `json:"level"`
 		Confidence    *float64     `json:"confidence"`
@@ -208,14 +209,19 @@ func parseLLMAssessment(content string) (Assessment, error) {
 		HarmToOthers  *bool        `json:"harm_to_others"`
 		AbuseOrDanger *bool        `json:"abuse_or_danger"`
 	}
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec := json.NewDecoder(bytes.NewReader(obj))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
 		return Assessment{}, fmt.Errorf("%w: decode: %v", errInvalidAnswer, err)
 	}
-	if dec.More() {
-		return Assessment{}, fmt.Errorf("%w: trailing data", errInvalidAnswer)
+	// json.Number also takes a quoted number ("0"): the level must be a
+	// bare JSON integer.
+	var levelRaw struct {
+		Level json.RawMessage `json:"level"`
+	}
+	if err := json.Unmarshal(obj, &levelRaw); err != nil || len(levelRaw.Level) == 0 || levelRaw.Level[0] == '"' {
+		return Assessment{}, fmt.Errorf("%w: level is not a JSON number", errInvalidAnswer)
 	}
 	if raw.Level == nil || raw.Confidence == nil || raw.SelfInjury == nil || raw.ThirdParty == nil || raw.HarmToOthers == nil || raw.AbuseOrDanger == nil {
 		return Assessment{}, fmt.Errorf("%w: missing field", errInvalidAnswer)

@@ -388,6 +388,8 @@ var slangPhrases = []struct {
 	{[]string{"i", "am"}, []string{"im"}},
 	{[]string{"i", "will"}, []string{"ill"}},
 	{[]string{"i", "would"}, []string{"id"}},
+	// "i have to" is obligation, not a perfect: it stays apart.
+	{[]string{"i", "have", "to"}, []string{"i", "have", "to"}},
 	{[]string{"i", "have"}, []string{"ive"}},
 	{[]string{"u"}, []string{"you"}},
 	{[]string{"ur"}, []string{"your"}},

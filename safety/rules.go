@@ -42,6 +42,14 @@ type rule struct {
 	needsContext bool
 	// notFollowedBy lists next words that cancel a match ("end it" + "with").
 	notFollowedBy []string
+	// needsTalk is a stricter needsContext for wording that is ordinary
+	// outside talk of suicide ("tying up loose ends", "bought a rifle"): the
+	// message or the window must speak of death, dying or suicide itself,
+	// not only of distress; without it the match does not count (level 0).
+	needsTalk bool
+	// accident marks wording that an accidental context ("on the stairs",
+	// "at the gym") turns into an ordinary mishap, as for self-injury.
+	accident bool
 	// timeless marks wishes about the past that speak of now ("I should
 	// have died years ago"): past-tense markers do not lower them.
 	timeless bool
@@ -67,6 +75,8 @@ var macros = strings.NewReplacer(
 	"{soon}", `(?:tonight|today|tomorrow|this (?:weekend|week|evening|afternoon|morning)|right now|soon|in (?:a|an|one|two|three|few|\d+) (?:hours?|days?|minutes?)|on (?:the )?\d+(?:st|nd|rd|th)|on (?:my )?birthday|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next week|after (?:everyone|they|my \w+) (?:leaves?|left|goes?|are asleep|falls? asleep)|when (?:everyone|they|my \w+) (?:leaves?|goes?|are asleep|falls asleep))`,
 	"{means}", `(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|rope|noose|belt|gun|pistol|rifle|shotgun|bullets?|knife|blade|razor|razors|bleach|poison|charcoal|helium|exit bag|car exhaust)`,
 	"{saved}", `(?:saved|saving|stockpiled|stockpiling|hoarded|hoarding|collected|collecting|bought|buying|got|gotten|have|ordered|stashed|hid|hidden|picked up|purchased)`,
+	// people and pets who are named as the reason to stay
+	"{loved}", `(?:kids?|children|child|son|daughter|babies|baby|mom|mum|mother|dad|father|parents|family|husband|wife|partner|boyfriend|girlfriend|dogs?|cats?|pets?|fur baby|fur babies|fur kids?|sister|brother|siblings|grandma|grandmother|grandpa|grandfather|friends?|best friend)`,
 	"{other}", `(?:he|she|they|hes|shes|theyre|him|her|them|my (?:friend|best friend|bf|gf|boyfriend|girlfriend|brother|sister|mom|mum|mother|dad|father|son|daughter|kid|child|wife|husband|partner|roommate|flatmate|cousin|uncle|aunt|niece|nephew|student|coworker|colleague|classmate|client|patient|grandma|grandpa|grandmother|grandfather|ex|fiance|fiancee)|a friend|someone i know|someone|somebody|a classmate|a coworker|my friends)`,
 )
 
@@ -94,7 +104,7 @@ var ruleTable = []rule{
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
 	{id: "goodbye.final", level: 3, conf: 0.85, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
-	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:everyone|world|everybody|forever|for good|cruel world)`},
+	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:everyone|world|everybody|forever|for good|(?:(?:cruel|fucked up|fucking|fuckin|shitty|cold|dark|sad|this|you) ){1,2}world)`},
 	{id: "goodbye.wont", level: 3, conf: 0.85, src: `(?:i )?(?:wont|will not|im not going to) (?:be (?:here|around|alive) (?:tomorrow|much longer|by (?:morning|tomorrow|the end of)|for long|anymore)|wake up tomorrow|see (?:the|another) (?:morning|sunrise|tomorrow|next day|new year))`},
 	{id: "goodbye.read", level: 3, conf: 0.85, src: `by the time (?:you|anyone|someone) (?:read|reads|see|sees|find|finds) this`},
 	{id: "goodbye.doneit", level: 3, conf: 0.8, src: `{i} {adv}(?:going to|gonna|will|about to) (?:do it|go through with it)(?: {soon}| finally| this time)`},
@@ -200,8 +210,8 @@ var moreRules = []rule{
 	{id: "prep.with_me", level: 3, conf: 0.8, src: `(?:ive|i have|got) (?:a|the|my) (?:rope|noose|gun|knife|blade|razor|pills) (?:with me|next to me|in (?:my|the) (?:room|bag|car|pocket|hand|drawer)|ready|set up|tied)`},
 
 	// passive wishes and indirect ideation
-	{id: "passive.reason_live", level: 2, conf: 0.7, noNegate: true, src: `(?:need|needs|find|finding|give me|looking for|struggling to find|cant find|cant think of|dont have|dont have any|dont have much|lost|losing|lost my|what is my|whats my|was my|he was my|she was my|only|no) (?:a |any |more |much |one |the |my )?reasons? (?:to|for) (?:live|living|keep living|be alive|stay|stay alive|keep going|exist|not die|go on)`},
-	{id: "passive.only_here", level: 2, conf: 0.7, src: `(?:im only (?:here|alive|staying|still here)|the only (?:thing|reason|things) (?:keeping me|that keeps me|im still|i am still|i stay|stopping me|holding me)|only (?:staying|here|alive|sticking around) (?:for|because|so)|if (?:it wasnt|it werent|i didnt have|not) for (?:my |her |him |them )?\w+ id (?:already )?be (?:gone|dead)|(?:id|i would) (?:already )?be (?:gone|dead) (?:if|by now|already)|whats (?:keeping|stopping) me|what stops me is)`},
+	{id: "passive.reason_live", level: 2, conf: 0.7, noNegate: true, src: `(?:need|needs|find|finding|give me|looking for|struggling to find|cant find|cant think of|dont have|dont have any|dont have much|lost|losing|lost my|what is my|whats my|was my|he was my|she was my|only|no) (?:a |any |more |much |one |the |my )?reasons? (?:to|for) (?:live|living|keep living|be alive|stay alive|stay(?: \.|$| anymore| any longer| on this earth| in this world)|keep going(?: \.|$| anymore)|exist|not die|go on(?: \.|$| anymore| living))`},
+	{id: "passive.only_here", level: 2, conf: 0.7, src: `(?:im only (?:alive|staying alive|still here|still alive)|the only (?:thing|reason|things) (?:keeping me|that keeps me|im still|i am still|i stay|stopping me|holding me)|only (?:staying alive|alive|sticking around|still here) (?:for|because|so)|only (?:staying|here|sticking around|hanging on|holding on) (?:for (?:my |the )?{loved}|because of (?:my |the )?{loved}|so (?:i dont|i wont|that i dont|that i wont|as not to|my))|if (?:it wasnt|it werent|i didnt have|not) for (?:my |her |him |them )?\w+ id (?:already )?be (?:gone|dead)|(?:id|i would) (?:already )?be (?:gone|dead) (?:if|by now|already)|whats (?:keeping|stopping) me|what stops me is)`},
 	{id: "passive.leave_world", level: 2, conf: 0.75, src: `(?:want|wanna|wish|ready|going|time) to (?:leave|exit|depart) (?:this|the) (?:earth|world|planet|life)|(?:world|everyone|everybody|they) (?:would be|will be|is|could) (?:a )?(?:better|happier) (?:place )?(?:off )?without me|(?:world|they|everyone) (?:can|could) (?:use|do with) one less|one less (?:of me|person like me)`},
 	{id: "passive.easier_gone", level: 2, conf: 0.75, src: `(?:easier|better|simpler|best) (?:for everyone )?(?:if i (?:was|were|wasnt|werent|just|didnt|died|wasnt here|was gone|were gone|just disappeared)|to (?:just )?(?:be gone|not be here|not exist|disappear|die|end it)|when im gone)`},
 	{id: "passive.take_me", level: 2, conf: 0.7, weak: true, src: `(?:and|just|please|someone|somebody) end me|(?:god|lord|universe|death) (?:please |just )?(?:take me|come get me|come for me|end me)|pray(?:ing)? (?:to god )?(?:for god )?(?:to )?(?:just )?take me|(?:when|why) (?:will|wont) (?:you|god|death) (?:just )?take me|let me die|kill me (?:already|now please|please)|end me already`},
@@ -217,14 +227,17 @@ var moreRules = []rule{
 	{id: "passive.more", level: 2, conf: 0.7, src: `(?:want to|wish to|wish i could|wish i can|wanna) (?:no longer|not) (?:be here|exist|be alive|live|wake up)|die in my sleep|(?:cant|dont want to) be (?:here|on this earth|in this world|alive) (?:anymore|any longer)|(?:suicide|killing myself|dying|death|ending it) (?:has been|is|keeps|was|been) (?:on|in|crossing) my mind|debating (?:suicide|killing myself|ending it)|(?:all|the only thing) i (?:ever )?(?:think|thought) (?:about|of) is (?:dying|death|suicide|killing myself|ending it)|(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i|when i|once i)|(?:wish i can|wish i could) (?:just )?die|(?:dont know|idk|not sure) how to (?:just )?die|how to (?:just )?die|(?:courage|guts|nerve|strength) to (?:jump|do it|end it|go through with it|kill myself|pull the trigger)|(?:reason|reasons) (?:not to|why i shouldnt|i shouldnt) (?:do it|kill myself|die|end it|end my life|jump)|why i shouldnt (?:do it|kill myself|die|end it)`},
 	{id: "passive.way_out", level: 2, conf: 0.65, needsContext: true, src: `(?:need|want|looking for|find|found|only) (?:a |the )?way out|i (?:just )?want out|(?:been|am|im|keep) (?:really )?thinking about it|(?:lose|losing|lost) (?:my|the) (?:battle|fight)|the way out (?:for me )?is|(?:leave|exit) this existence`},
 	{id: "intent.die_plan", level: 3, conf: 0.8, src: `(?:intend to|decided to|ready to|planning to|plan to|going to) (?:\w+ ){0,3}(?:and )?(?:die|suffocate|drown)(?: \.|$| tonight| today| now)|(?:place|spot|date|day|method|bridge|building) (?:all )?(?:picked out|chosen|selected|set)`},
-	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}|{tried} (?:to )?(?:hang|drown|suffocate|poison|strangle|overdose|slit my|jump off)`},
+	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}`},
+	// A bare verb followed by an object ("tried to drown my sorrows",
+	// "tried to hang the picture") is not an attempt.
+	{id: "attempt.tried_method", level: 3, conf: 0.8, notFollowedBy: []string{"my", "the", "a", "an", "out", "up", "his", "her", "their", "our", "your", "some", "sorrows", "them", "him", "it", "this", "that"}, src: `{tried} (?:to )?(?:hang myself|drown myself|suffocate myself|poison myself|strangle myself|slit my (?:wrists?|throat)|jump off (?:a|the|my) \w+|hang|drown|suffocate|poison|strangle|overdose)`},
 
 	{id: "more.suicide_verb", level: 2, conf: 0.8, src: `(?:{want}|{intend}|{tried}|how (?:can|do|should|would|could) i|can i|cant|could|should i|want) {adv}suicide(?: \.|$| in| at| but| and| tonight| today| soon| now| because| without| by)`},
 	{id: "more.wish_means", level: 2, conf: 0.75, timeless: true, src: `(?:wish|if only) i (?:had|owned|could get) (?:the )?means|(?:wish|wishing) (?:that )?i (?:had|would have|couldve|could have) (?:jumped|done it|died|gone through with it|succeeded|finished it|pulled the trigger)|(?:should|shouldve|should have) (?:died|die|been dead|never been born)(?: \.|$| a| when| years| back| then| already| long)`},
 	{id: "more.god_kill", level: 2, conf: 0.7, src: `(?:begging|asking|praying|pray|beg) (?:to )?(?:god|the universe|lord) (?:to )?(?:please |just )?(?:kill me|take me|end me|end my life|let me die)|(?:end me|kill me) (?:end me|kill me)`},
 	{id: "more.stomach", level: 3, conf: 0.8, src: `(?:pumped (?:my )?stomach|stomach (?:was |got )?pumped|(?:had|got) my stomach pumped|(?:from|after) (?:an|my) (?:attempt|overdose))`},
-	{id: "more.follow_through", level: 2, conf: 0.7, needsContext: true, src: `(?:follow through|go through with it|act on (?:it|them|these thoughts|my thoughts)|take matters into my own hands|put an end to (?:it|this|all)|its time to (?:go|end it)|matter of (?:time|when))`},
-	{id: "more.alive_for", level: 2, conf: 0.65, src: `(?:im|i am) (?:only |just )?(?:alive|here|living|staying alive|still here) (?:for|because of) (?:my|the|her|him|them)|(?:struggling|struggle|hard|fighting|trying) (?:really hard )?to (?:keep (?:on )?living|stay alive|want to live|want to be alive)`},
+	{id: "more.follow_through", level: 2, conf: 0.7, needsContext: true, src: `(?:follow through|go through with it|act on (?:it|them|these thoughts|my thoughts)|(?:take|taking|taken|took) matters into my own hands|put an end to (?:it|this|all)|its time to (?:go|end it)|matter of (?:time|when))`},
+	{id: "more.alive_for", level: 2, conf: 0.65, src: `(?:im|i am) (?:only |just )?(?:alive|living|staying alive|still here|still alive) (?:for|because of) (?:my|the|her|him|them)|(?:struggling|struggle|hard|fighting|trying) (?:really hard )?to (?:keep (?:on )?living|stay alive|want to live|want to be alive)`},
 	{id: "more.end_suicide", level: 2, conf: 0.75, src: `(?:my (?:life|story)|i) (?:will|would|is going to|am going to|im going to|might) (?:probably |likely |eventually |definitely )?end (?:with|in|by) suicide|(?:im|i will|ill) (?:probably |likely |eventually )?(?:die|end up dying) (?:by|from|of) suicide|is suicide (?:justified|the (?:only )?answer|an option|my (?:only )?option|worth it|the right choice)`},
 	{id: "more.have_to_die", level: 2, conf: 0.75, src: `dont want to die but (?:i )?(?:feel like |think |know )?(?:i )?(?:have|need|should|must|want) to|why (?:should|do|must) i (?:have to )?(?:keep )?(?:live|living|go on|stay alive|be alive)|(?:dont know|idk|not sure) if i (?:can|want to)(?: or (?:want to|can))? (?:keep )?(?:live|living|go on|live with myself)|(?:dont think|do not think) (?:its|it is|life is|my life is|living is) worth (?:living|it|going on|continuing)`},
 	{id: "more.last_days", level: 3, conf: 0.7, needsContext: true, src: `(?:enjoying |spending |these are |this is )?my last (?:days|day|night|hours|week|christmas|birthday)(?: \.|$| on| alive| here| in)|(?:found|have found|i have) a (?:solution|way) to (?:end|kill) (?:myself|it|my life)`},
@@ -238,7 +251,7 @@ var moreRules = []rule{
 }
 
 // compiledRules is ruleTable and moreRules with every pattern compiled.
-var compiledRules = compileRules(append(append([]rule(nil), ruleTable...), moreRules...))
+var compiledRules = compileRules(append(append(append([]rule(nil), ruleTable...), moreRules...), recallRules...))
 
 // compilePattern expands the macros, folds the literal letters of the
 // pattern with the text's homoglyph fold (so that patterns and text share
@@ -247,8 +260,15 @@ func compilePattern(src string) (*regexp.Regexp, error) {
 	x := macros.Replace(src)
 	x = foldPattern(x)
 	x = canonPattern(x)
-	return regexp.Compile(`(?:^|\b)(?:` + x + `)(?:\b|$)`)
+	return regexp.Compile(`(?:^|\b)(?:` + x + `)` + endBound)
 }
+
+// endBound ends every pattern. After a word character it is a word
+// boundary; after a sentence mark (" ." is always followed by a space or
+// the end of the canonical text) it takes the space, since there is no word
+// boundary between "." and " " and a plain \b would make every pattern that
+// ends in a sentence mark unable to match.
+const endBound = `(?:\b|$| )`
 
 // patternContractions are the normalizer's contractions, applied to the
 // pattern sources too so a pattern may say "i have" and still match.
@@ -271,13 +291,17 @@ var patternContractions = []struct {
 }
 
 // canonPattern rewrites a pattern source with the normalizer's
-// contractions.
+// contractions. "i have to" (obligation) is not contracted, as in the
+// normalizer.
 func canonPattern(x string) string {
+	x = haveToRe.ReplaceAllString(x, "\x00")
 	for _, c := range patternContractions {
 		x = c.re.ReplaceAllString(x, c.out)
 	}
-	return x
+	return strings.ReplaceAll(x, "\x00", "i have to")
 }
+
+var haveToRe = regexp.MustCompile(`\bi have to\b`)
 
 // foldPattern applies foldRune to the literal letters of a pattern source,
 // leaving escapes and regexp syntax alone. Patterns are written in lowercase
@@ -352,6 +376,9 @@ func patternWords() []string {
 		add(macros.Replace(r.src))
 	}
 	for _, r := range moreRules {
+		add(macros.Replace(r.src))
+	}
+	for _, r := range recallRules {
 		add(macros.Replace(r.src))
 	}
 	for _, w := range modifierWords {

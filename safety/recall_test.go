@@ -1,0 +1,188 @@
+package safety
+
+import "testing"
+
+// Tests for the recall work: normalizer and pattern-compiler fixes, and the
+// phrasing families added after studying which kinds of wording the floor
+// missed. Every phrase here is written for the test.
+
+func TestPatternEndingInSentenceMarkMatches(t *testing.T) {
+	re, err := compilePattern(`(?:im|i am) done(?: \.|$)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"im done . im tired", "ok im done", "im done"} {
+		if !re.MatchString(s) {
+			t.Errorf("pattern ending in a sentence mark does not match %q", s)
+		}
+	}
+	for _, s := range []string{"im doneness", "im done with lunch"} {
+		if re.MatchString(s) {
+			t.Errorf("pattern matches %q", s)
+		}
+	}
+}
+
+func TestNormalizeKeepsObligationHaveTo(t *testing.T) {
+	cases := map[string]string{
+		"I have to go":      "i have to go",
+		"I have a dog":      "ive a dog",
+		"I've to admit":     "ive to admit",
+		"I HAVE TO die":     "i have to die",
+		"i have tons to do": "ive tons to do",
+	}
+	for in, want := range cases {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+	f := NewFloor()
+	for _, s := range []string{"I feel like I have to die", "I don't want to die but I feel like I have to"} {
+		if a := f.Assess(Input{Text: s}); a.Level < 2 {
+			t.Errorf("%q: level %d (path %v), want >= 2", s, a.Level, a.Path)
+		}
+	}
+	if a := f.Assess(Input{Text: "I have to finish this report by Friday"}); a.Level != 0 {
+		t.Errorf("obligation about work: level %d (path %v), want 0", a.Level, a.Path)
+	}
+}
+
+// TestRecallFamilies covers each phrasing family added for recall, with
+// synthetic wording in several forms, and the ordinary sentences that share
+// its words and must stay below crisis.
+func TestRecallFamilies(t *testing.T) {
+	type c struct {
+		text     string
+		min, max Level
+	}
+	families := map[string][]c{
+		"never born or not here": {
+			{"my parents would be better off if I was never born", 2, 3},
+			{"everyone would be happier had I never existed", 2, 3},
+			{"honestly I wish I wasn't here", 2, 3},
+			{"I wish I hadn't been born", 2, 3},
+			{"I wish I wasn't here right now, this party is so boring", 0, 1},
+		},
+		"life would stop": {
+			{"I just wish my life would end", 2, 3},
+			{"sometimes I pray my heart would stop", 2, 3},
+			{"I want this to stop", 1, 1},
+			{"I want it all to go dark and quiet", 1, 1},
+			{"I wish this rain would stop", 0, 0},
+		},
+		"give my life away": {
+			{"I wish I could give my life to someone who actually wants it", 2, 3},
+			{"I'd trade my remaining years to somebody with cancer", 2, 3},
+			{"I would give my life for my kids", 0, 1},
+		},
+		"hoping it is the last": {
+			{"I hope tonight is my last", 2, 3},
+			{"praying today will be my last day on earth", 2, 3},
+			{"I hope today is my last day at this awful job", 0, 1},
+		},
+		"not deserving life": {
+			{"I don't deserve to live", 2, 3},
+			{"I'm undeserving of life", 2, 3},
+			{"I don't deserve to be happy", 0, 1},
+		},
+		"if it were up to me": {
+			{"if it was up to me I wouldn't wake up", 2, 3},
+			{"if it were my choice, I wouldn't be here", 2, 3},
+		},
+		"people who would miss me": {
+			{"I hate that I have people who would miss me", 2, 3},
+			{"nobody will even notice I'm gone", 2, 3},
+			{"my friends would miss me if I moved away", 0, 1},
+		},
+		"no reason to stick around": {
+			{"there's no reason for me to stick around anymore", 2, 3},
+			{"I have no reason to wake up", 2, 3},
+			{"I have two reasons left to stay alive", 2, 3},
+			{"only one reason to keep living and it's my dog", 2, 3},
+			{"there's no reason to stay at this job", 0, 1},
+			{"there is no reason to continue the project", 0, 1},
+		},
+		"living only for others": {
+			{"I'm only alive because of my kids", 2, 3},
+			{"I'm only living out of obligation", 2, 3},
+			{"I'm only here for the free food", 0, 1},
+			{"honestly I'm only staying for my cat", 2, 3},
+			{"I'm only here so that I don't hurt my parents", 2, 3},
+			{"if it weren't for my kids I'd already be gone", 2, 3},
+			{"if I didn't have my dog, I would be dead", 2, 3},
+			{"I'm only staying for the weekend", 0, 1},
+			{"if I didn't have my dog I would be so lonely", 0, 1},
+		},
+		"waiting to die": {
+			{"I'm just waiting to die at this point", 2, 3},
+			{"we're all waiting for the bus to come", 0, 0},
+		},
+		"method described as inviting": {
+			{"the rope in the garage looks so tempting", 2, 3},
+			{"the bridge keeps calling me", 2, 3},
+			{"that bottle of pills looks comforting", 2, 3},
+			{"that cake looks so tempting", 0, 0},
+			{"the beach is calling me", 0, 0},
+		},
+		"SI shorthand": {
+			{"I've been dealing with SI again", 2, 3},
+			{"I was inpatient for SI with a plan", 3, 3},
+			{"what is the SI unit of force", 0, 0},
+			{"sí, claro que sí", 0, 0},
+		},
+		"purpose to kill oneself": {
+			{"I'm pushing everyone away so I can finally end my life", 3, 3},
+		},
+		"preparation": {
+			{"I've been tying up loose ends before I kill myself", 3, 3},
+			{"I want to die and I've got everything ready", 3, 3},
+			{"my goodbye letter is written, I don't want to live anymore", 3, 3},
+			{"wrote a few goodbye notes to my family", 3, 3},
+			{"I finished my suicide plan", 3, 3},
+			{"I just bought a rope, I'm so done with living", 3, 3},
+			{"I have enough pills in the cabinet that I could overdose", 3, 3},
+			{"tying up loose ends at work before my vacation", 0, 1},
+			{"I've got everything ready for the party", 0, 0},
+			{"I bought a new rifle for deer season", 0, 0},
+			{"my exit plan from this job is ready", 0, 0},
+			{"I feel so depressed and I'm tying up loose ends before I move", 0, 1},
+		},
+		"method with intent": {
+			{"gonna lay my head down on the tracks soon", 3, 3},
+			{"I'm going to walk into the sea tonight", 3, 3},
+		},
+		"aborted or interrupted attempt": {
+			{"I almost killed myself last week", 3, 3},
+			{"came so close to jumping off the bridge yesterday", 3, 3},
+			{"I tried to die yesterday", 3, 3},
+			{"took some pills to try and OD", 3, 3},
+			{"my next attempt will be different", 3, 3},
+			{"I'm taking as many pills as I can", 3, 3},
+			{"I almost killed myself falling down the stairs lol", 0, 1},
+			{"I nearly killed myself on my bike this morning", 0, 1},
+			{"I tried to end it with my boyfriend but he cried", 0, 1},
+			{"trying to drown my sorrows in ice cream", 0, 0},
+			{"I take all the meds I was prescribed", 0, 0},
+		},
+		"warning signs": {
+			{"I'm at the end of my rope", 1, 1},
+			{"I just feel like raising the white flag", 1, 1},
+			{"I don't belong anywhere", 1, 1},
+			{"I just want to be at peace", 1, 1},
+			{"my phone is at the end of its battery", 0, 0},
+		},
+		"goodbye to the world": {
+			{"goodbye cruel world", 3, 3},
+			{"bye fucked up world", 3, 3},
+		},
+	}
+	f := NewFloor()
+	for fam, cases := range families {
+		for _, cs := range cases {
+			a := f.Assess(Input{Text: cs.text})
+			if a.Level < cs.min || a.Level > cs.max {
+				t.Errorf("%s: %q: level %d (path %v), want %d..%d", fam, cs.text, a.Level, a.Path, cs.min, cs.max)
+			}
+		}
+	}
+}

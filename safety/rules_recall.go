@@ -1,0 +1,62 @@
+package safety
+
+// recallRules are phrasing families added after studying which kinds of
+// wording the floor missed: passive wishes said sideways ("better off if I
+// was never born", "I wish my life would stop", "no reason to stick
+// around"), reasons for living named as the only obstacle, method objects
+// described as inviting, aborted and interrupted attempts, preparation
+// stated as done ("loose ends tied up", "everything ready"), ingestion in
+// progress, and the community shorthand SI. Each is written for the general
+// phenomenon (C-SSRS screen items 1-6), never for one post.
+var recallRules = []rule{
+	// ---- wish to be dead (C-SSRS 1), said sideways ----
+	{id: "wish.never_born", level: 2, conf: 0.8, timeless: true, src: `(?:better off|happier|easier|better|best) (?:for (?:everyone|everybody|them|all) )?(?:if|had) i (?:was|were|had)? ?(?:never (?:been )?born|not (?:been )?born|wasnt born|werent born|hadnt been born|never existed|didnt exist|wasnt (?:here|around|alive)|werent (?:here|around|alive))`},
+	{id: "wish.wasnt_here", level: 2, conf: 0.8, timeless: true, src: `(?:wish|wished|wishing|hope|pray) (?:that )?(?:i|id) (?:just )?(?:wasnt|werent|was not|were not|hadnt|had not|never) (?:been )?(?:alive|born|in this world|on this earth|existed|exist|(?:here|around)(?: \.|$| anymore| any longer| on this earth| in this world))`},
+	{id: "wish.life_stop", level: 2, conf: 0.75, src: `(?:wish|want|hope|pray|praying|hoping|need) (?:that )?(?:my life|my existence|my heart|my heartbeat|my breathing) (?:would|could|will|to) (?:just )?(?:end|stop|be over|give out|stop beating|cease)`},
+	{id: "wish.give_life", level: 2, conf: 0.7, src: `(?:wish i could|want to|would|id|if i could|could i) (?:just )?(?:give|donate|trade|hand|swap) (?:away )?my (?:life|remaining years|years|lifespan|time on earth|place) (?:to|with|for) (?:someone|somebody|anyone|a person|people|a kid|a child|someone else|others)`},
+	{id: "wish.last_day", level: 2, conf: 0.7, src: `(?:is|will be|would be|was) my (?:last|final) (?:day|night) (?:on (?:this )?earth|alive|breathing)|(?:is|will be|would be) my (?:last|final) breath|(?:hope|pray|praying|hoping|wish) (?:that )?(?:today|tonight|it|this) (?:is|will be|would be) my (?:last|final)(?: day| night)?(?: \.|$| ever)`},
+	{id: "wish.peace_forever", level: 2, conf: 0.7, weak: true, src: `(?:want|need|wish|ready) (?:to )?(?:be at|find|rest in|for eternal|for permanent) (?:eternal |permanent |final )?(?:peace|rest) (?:forever|for good|for ever|permanently)|(?:eternal|permanent|final) (?:peace|rest|nothingness)(?: \.|$| of death| in death)|sweet (?:release|nothingness) of death|nothingness of death`},
+	{id: "wish.dont_deserve_life", level: 2, conf: 0.65, noNegate: true, src: `(?:dont|do not|didnt|never) deserve (?:to live|life|to be alive|to exist|to be here|to keep living|to breathe)|(?:not|un)deserving of (?:life|living|being alive|existing)|(?:unworthy|unworthiness|not worthy) (?:of life|of living|to live|to be here|to be alive|to exist)`},
+	{id: "wish.up_to_me", level: 2, conf: 0.7, src: `if (?:it|this|that) (?:was|were) (?:up to me|my choice|my decision)(?: \.)? (?:i )?(?:wouldnt|would not|would never|wouldnt want to|would not want to|would already|would have already) (?:be (?:here|alive|around)|exist|live|wake up|want to be)`},
+	{id: "wish.hate_missed", level: 2, conf: 0.7, src: `(?:hate|wish i didnt have|annoyed|angry|resent) (?:that )?(?:i have |there are |i still have )?(?:people|someone|somebody|anyone|family|friends) (?:who|that) (?:would|will|might|still) (?:miss me|be sad|grieve|care if i)`},
+	{id: "wish.gone_unnoticed", level: 2, conf: 0.7, src: `(?:no one|nobody|noone|none of them) (?:will|would|is going to|gonna) (?:even )?(?:realize|realise|notice|know|care|find out) (?:that )?(?:im|i am|i was|i have|ive) (?:gone|dead|missing|not here)`},
+
+	// ---- reasons for living as the only obstacle ----
+	{id: "wish.no_reason_stay", level: 2, conf: 0.7, noNegate: true, src: `(?:no|not (?:a|one|any)|nothing|dont have (?:a|any)|theres no|there is no|there are no|lost (?:my|the|all))(?: good| real)? reasons? (?:for me )?(?:to|for) (?:stick around|sticking around|stay in this (?:world|life)|stay on this earth|be here|being here|wake up|get up in the morning|(?:continue|keep going|carry on|stay|go on)(?: \.|$| anymore| any longer| living| existing))`},
+	{id: "wish.few_reasons_stay", level: 2, conf: 0.65, src: `(?:only|just|one|two|a few|few) (?:good |real )?reasons? (?:left )?(?:to|for) (?:stick around|sticking around|stay alive|staying alive|stay in this world|stay on this earth|keep living|live|living|not kill myself|not die)`},
+	{id: "wish.if_not_for", level: 2, conf: 0.7, timeless: true, src: `(?:if (?:it wasnt for|it werent for|it was not for|not for|i didnt have|i did not have|i lost|i ever lost|anything happened to) (?:my |her |him |them |the )?(?:\w+ )?{loved}|without (?:my |her |him |the )?(?:\w+ )?{loved})(?: \.)? (?:id|i would|i will|ill|i wouldnt|i would not) (?:already |probably |definitely |honestly |have )*(?:be (?:gone|dead)|have (?:killed myself|ended it|done it|been gone)|kill myself|end it|not be (?:here|alive|around))`},
+	{id: "wish.only_living_for", level: 2, conf: 0.65, src: `only (?:living|alive|breathing|existing|staying alive) (?:for|from|out of|because of) (?:obligation|duty|guilt|other people|others|my (?:kids?|children|son|daughter|mom|mum|dad|parents|family|pets?|dog|cat))`},
+
+	// ---- thoughts with a method (C-SSRS 3): method objects as inviting ----
+	{id: "method.inviting", level: 2, conf: 0.7, src: `(?:the |that |this |my )?(?:rope|cord|curtain cord|belt|noose|pills|pill bottle|bottle of pills|bridge|tracks|train tracks|knife|blade|razor|gun|pistol|ledge|balcony|overpass)(?: (?:in|on|at|under|by|from|next to|inside) (?:the |my |a |our |that )?\w+)? (?:looks|look|seems|seem|feels|feel|is|are|keeps?|has been|have been|been) (?:so |really |very |more and more |kind of |kinda )?(?:comforting|tempting|inviting|appealing|calling (?:me|my name|to me)|calling)`},
+	{id: "method.si_shorthand", level: 2, conf: 0.7, src: `(?:for|with|having|have|had|experiencing|active|passive|my|bad|constant|intense|severe|daily|struggling with|struggle with|history of) si(?: \.|$| and| but| with| again| thoughts| urges| lately| today| tonight| plans?| for| since| is| has| ideation| intent)`},
+	{id: "method.si_intent", level: 3, conf: 0.75, src: `si (?:with|and) (?:intent|a plan|plan|plans)`},
+
+	// ---- intent (C-SSRS 4): purpose clauses ----
+	{id: "intent.so_i_can", level: 3, conf: 0.75, src: `so (?:that )?i (?:can|could|will be able to) (?:finally |just |then )?{selfkill}`},
+
+	// ---- preparation (C-SSRS 6) ----
+	{id: "prep.loose_ends", level: 3, conf: 0.75, needsTalk: true, src: `(?:tying|tied|tie|tidying|wrapping|wrapped|getting) (?:up )?(?:all )?(?:of )?(?:my |the )?loose ends(?: up)?|loose ends (?:are |all )?(?:tied|tied up|taken care of|sorted)`},
+	{id: "prep.everything_ready", level: 3, conf: 0.7, needsTalk: true, src: `(?:ive|i have|i got|ive got) (?:everything|it all|all of it|all i need|what i need) (?:ready|prepared|set up|in place|planned out|lined up)(?: \.|$| but| and| now)`},
+	{id: "prep.note_done", level: 3, conf: 0.75, needsTalk: true, src: `(?:my|the) (?:suicide|goodbye|last|final) (?:note|notes|letter|letters) (?:is |are |got |was |were )?(?:first |already |all )?(?:written|drafted|done|finished|ready|sealed)`},
+	{id: "prep.notes_count", level: 3, conf: 0.8, src: `(?:wrote|written|writing|drafted|left) (?:about |around |over |like |almost )?(?:\d+|a few|few|several|many|some|two|three|four|five|all (?:my|the)) (?:suicide |goodbye |last |final )(?:notes|letters|messages)`},
+	{id: "prep.my_plan", level: 3, conf: 0.8, src: `my suicide (?:plan|plans|date|method)`},
+	{id: "prep.acquired", level: 3, conf: 0.7, needsTalk: true, src: `(?:^|{i} )(?:just |finally |already |now )?(?:bought|found|got|ordered|purchased|picked up|got hold of|getting) (?:a |the |some |myself a |myself some |a cheap |a new )?(?:pistol|handgun|gun|shotgun|rifle|rope|noose|helium|charcoal|exit bag|box of (?:shells|bullets|ammo))`},
+	{id: "prep.means_enough", level: 3, conf: 0.75, src: `(?:ive|have|got|keep|kept|stockpiled|collected) (?:so much|so many|enough|a lot of|plenty of|all (?:these|the|my)|a stash of|a supply of|a drawer full of|a cupboard full of) (?:\w+ )?{means} (?:\w+ ){0,5}(?:to|that i could|i could|i can|that could|that would|that will) (?:\w+ )?(?:overdose|kill myself|kill me|die|end it|end my life|do it|overdose myself)`},
+
+	// ---- method with near-term intent ----
+	{id: "intent.method_verb", level: 3, conf: 0.75, src: `(?:{intend}|{i} {adv}(?:going to|about to)) {adv}(?:lie|lay|put|place) my (?:head|body|neck) (?:down )?(?:on|across) (?:the |a )?(?:train )?(?:tracks|rails|railway|road)|(?:{intend}) {adv}(?:step|walk|jump|throw myself) (?:out )?(?:in front of|into) (?:a |the )?(?:train|traffic|bus|truck|sea|ocean|river|lake)|(?:{intend}) {adv}(?:drive|crash|steer) (?:my car |the car )?(?:off|into) (?:a |the )?(?:cliff|bridge|wall|tree|river|lake|oncoming)`},
+
+	// ---- behaviour (C-SSRS 6): aborted, interrupted and in-progress attempts ----
+	{id: "attempt.almost", level: 3, conf: 0.75, weak: true, accident: true, src: `(?:almost|nearly|came close to|came so close to|was about to|was going to) {adv}(?:{selfkill}|overdosed|jumped|jumping|hung myself|went through with it|going through with it|ended it|pulled the trigger|threw myself)`},
+	{id: "attempt.try_and", level: 3, conf: 0.8, src: `(?:tried|try|trying|attempted) (?:and|to) (?:overdose|die|end my life|kill myself|hang myself|cut my (?:throat|carotid|neck|wrists? open)|slit my (?:wrists?|throat)|stab myself|drown myself|suffocate myself)(?: \.|$| but| and| yesterday| last| today| this| again| with| on| by| when| after| before| twice| once| \d+| a| my)`},
+	{id: "attempt.next", level: 3, conf: 0.8, src: `my next (?:suicide )?attempt|(?:next|another) attempt (?:will|is going to|would) be`},
+	{id: "attempt.as_many", level: 3, conf: 0.8, src: `(?:taking|took|take|swallowing|swallowed|swallow|downing|downed|popping|popped) (?:as many (?:\w+ )?(?:pills|tablets|meds|capsules) as i (?:can|could)(?: find| get| swallow)?|every (?:single )?(?:pill|tablet|capsule) (?:i can find|i could find|in the house|in the bottle|in the cabinet))`},
+	{id: "attempt.waiting", level: 3, conf: 0.75, needsTalk: true, src: `waiting to (?:bleed out|stop breathing|fall asleep forever|drift off forever)`},
+	{id: "wish.waiting_die", level: 2, conf: 0.65, src: `(?:{i}|me) {adv}(?:just |only |simply )?(?:waiting|waiting around|wait) (?:to die|for (?:death|my death|the end|my time to (?:come|go)|it all to end))`},
+
+	// ---- warning signs (level 1) ----
+	{id: "warn.rope_end", level: 1, conf: 0.6, src: `(?:at|reached|reaching|near|nearing|come to) the end of my (?:rope|tether|line)|(?:raise|raising|raised|wave|waving) (?:the |a )?white flag|(?:my life|life for me) is (?:over|ruined|finished)(?: \.|$| now| already| at)|i (?:dont|do not) belong (?:here|anywhere|in this world|on this earth|in this life)`},
+	{id: "warn.dark_quiet", level: 1, conf: 0.6, src: `(?:want|need|wish) (?:it all|everything|the world|this|it|things) to (?:just )?(?:go|fade|turn) (?:dark|black|quiet|silent|away forever)|(?:want|need|wish) (?:this|it all|everything|all of this) to (?:just )?(?:stop|end)(?: \.|$| now| already| forever| for good)`},
+	{id: "warn.peace", level: 1, conf: 0.55, src: `(?:just |really |only )?(?:want|need|wish|long|crave) (?:to be at|to find|for|some) (?:peace|rest)(?: \.|$| so bad| so badly| already| finally| at last)`},
+}

@@ -56,6 +56,17 @@ func TestRecallFamilies(t *testing.T) {
 		min, max Level
 	}
 	families := map[string][]c{
+		"means put aside and taking them all": {
+			{"I have pills saved and I will take them tonight", 3, 3},
+			{"I've been saving up my pills", 3, 3},
+			{"i have a stash of sleeping pills saved up", 3, 3},
+			{"I feel so done with everything. I'm going to take them all", 3, 3},
+			{"I want to take all my pills", 2, 3},
+			{"I need to take my meds tonight", 0, 1},
+			{"I should take my medication before bed", 0, 1},
+			{"I saved the pills for my trip", 0, 1},
+			{"my doctor gave me pills and I will take them tonight", 0, 1},
+		},
 		"never born or not here": {
 			{"my parents would be better off if I was never born", 2, 3},
 			{"everyone would be happier had I never existed", 2, 3},

@@ -36,6 +36,15 @@ var recallRules = []rule{
 	{id: "intent.so_i_can", level: 3, conf: 0.75, src: `so (?:that )?i (?:can|could|will be able to) (?:finally |just |then )?{selfkill}`},
 
 	// ---- preparation (C-SSRS 6) ----
+	// Means put aside, said as a state ("I have pills saved", "I've been
+	// saving up my meds"): SAFETY.md's own example of preparation.
+	{id: "prep.means_put_aside", level: 3, conf: 0.75, src: `(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol) (?:saved|stashed|stockpiled|hoarded|put aside|set aside|saved up)(?: \.|$| and| but| for| to| so| now| already| up| just| in)|(?:saving|saved|stockpiling|hoarding) (?:up )?(?:my |the |all (?:my |the )?|some |these )?(?:pills|tablets|meds|medication|sleeping pills|painkillers)(?: \.|$| and| but| now| already| for weeks| for months| for a while)`},
+	// Taking all of a means, with or without a time: an overdose stated as
+	// intent. Needs talk of distress or death around it ("take them all"
+	// alone is too short to read).
+	{id: "intent.take_all", level: 3, conf: 0.75, needsContext: true, src: `(?:going to|gonna|will|ill|about to|want to|plan to|planning to|ready to|decided to) (?:just )?(?:take|swallow|down) (?:them all|all of them|all (?:my |the |of my |of the )?(?:pills|tablets|meds|medication|sleeping pills|painkillers)|the (?:whole|entire) (?:bottle|pack|packet|box))`},
+	// Means in hand with near-term timing: "the pills ... tonight".
+	{id: "intent.means_soon", level: 3, conf: 0.75, needsContext: true, src: `(?:pills|tablets|meds|sleeping pills|painkillers|rope|noose|gun|pistol|knife|blade|razor) .{0,60}(?:take|swallow|use) (?:them|it) (?:all )?{soon}`},
 	{id: "prep.loose_ends", level: 3, conf: 0.75, needsTalk: true, src: `(?:tying|tied|tie|tidying|wrapping|wrapped|getting) (?:up )?(?:all )?(?:of )?(?:my |the )?loose ends(?: up)?|loose ends (?:are |all )?(?:tied|tied up|taken care of|sorted)`},
 	{id: "prep.everything_ready", level: 3, conf: 0.7, needsTalk: true, src: `(?:ive|i have|i got|ive got) (?:everything|it all|all of it|all i need|what i need) (?:ready|prepared|set up|in place|planned out|lined up)(?: \.|$| but| and| now)`},
 	{id: "prep.note_done", level: 3, conf: 0.75, needsTalk: true, src: `(?:my|the) (?:suicide|goodbye|last|final) (?:note|notes|letter|letters) (?:is |are |got |was |were )?(?:first |already |all )?(?:written|drafted|done|finished|ready|sealed)`},

@@ -352,3 +352,15 @@ func TestWorryAboutSomeoneElseGetsHelperGuidance(t *testing.T) {
 		t.Fatalf("third-party worry got %s: %q", out.Kind, out.Text)
 	}
 }
+
+func TestSecondCrisisTurnDoesNotRepeatTheResourceBlock(t *testing.T) {
+	e, _, _ := newEngine(t, func(o *Options) { o.DefaultCountry = "US" })
+	first := handle(t, e, dm("I want to kill myself"))
+	second := handle(t, e, dm("yes"))
+	if second.Kind != channels.OutCrisis {
+		t.Fatalf("\"yes\" to a question about suicidal thoughts got %s: %q", second.Kind, second.Text)
+	}
+	if strings.Count(second.Text, "\n- ") > 0 || len(second.Text) >= len(first.Text) {
+		t.Errorf("follow-up repeats the block:\nfirst:  %q\nsecond: %q", first.Text, second.Text)
+	}
+}

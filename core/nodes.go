@@ -102,6 +102,7 @@ func (e *Engine) crisisReply(t *Turn) {
 		Country:    t.Country,
 		Public:     public,
 		Variant:    t.Checkpoint.TurnCount,
+		FollowUp:   lastReplyWasCrisis(t.History),
 	})
 	t.Reply, t.ReplyKind = r.Text, channels.OutCrisis
 	t.AskedSafetyQuestion, t.AskedIfSafe = r.AsksSafetyQuestion, r.AsksIfSafe
@@ -142,6 +143,17 @@ func orUnknown(id string) string {
 		return "unknown (store unavailable)"
 	}
 	return id
+}
+
+// lastReplyWasCrisis reports whether Haven's latest reply in the session
+// was a crisis reply: the person already has the full list of resources.
+func lastReplyWasCrisis(history []memory.Entry) bool {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role == memory.RoleAssistant {
+			return history[i].Crisis
+		}
+	}
+	return false
 }
 
 // country picks the country for crisis resources: what the person said in

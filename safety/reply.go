@@ -17,6 +17,10 @@ type ReplyInput struct {
 	// Variant rotates the phrasing so the same block is not repeated every
 	// turn (any int; taken modulo the number of phrasings).
 	Variant int
+	// FollowUp is true when Haven's previous reply in this conversation was
+	// already a crisis reply: the person has the full list, so this reply is
+	// shorter and names one line instead of repeating the block.
+	FollowUp bool
 	// Directory overrides the embedded directory (nil = DefaultDirectory).
 	Directory *Directory
 }
@@ -227,6 +231,24 @@ func CrisisReply(in ReplyInput) Reply {
 	var question string
 	safetyQ := false
 	switch {
+	case in.FollowUp && a.Level >= LevelIdeation:
+		parts = append(parts, pick(ackFollowUp, v))
+		if a.Level >= LevelImminent {
+			if hasEmergency {
+				parts = append(parts, fill(pick(emergencyStep, v), emergency))
+			} else {
+				parts = append(parts, pick(emergencyStepNoNumber, v))
+			}
+			parts = append(parts, pick(personStep, v))
+		}
+		if len(helplines) > 0 {
+			parts = append(parts, followUpLine(helplines[0], v))
+		}
+		if a.Level >= LevelImminent {
+			question, safetyQ = pick(questionImminent, v), true
+		} else {
+			question, safetyQ = pick(questionIdeation, v), true
+		}
 	case a.Level >= LevelImminent:
 		parts = append(parts, pick(ackImminent, v))
 		if hasEmergency {
@@ -260,7 +282,7 @@ func CrisisReply(in ReplyInput) Reply {
 		parts = append(parts, resourceBlock(helplines, "They, or you, can reach:"))
 		question = pick(questionThird, v)
 	}
-	if !known {
+	if !known && !in.FollowUp {
 		parts = append(parts, locationHint)
 	}
 	if question != "" {
@@ -305,6 +327,25 @@ func resourceBlock(rs []Resource, lead string) string {
 		}
 	}
 	return b.String()
+}
+
+// ackFollowUp opens a crisis reply that follows another one: it stays with
+// the person without repeating the first reply.
+var ackFollowUp = []string{
+	"I'm still here with you, and I'm glad you're still talking to me.",
+	"Thank you for answering me. I'm staying right here with you.",
+	"I hear you. You don't have to get through this moment alone.",
+}
+
+// followUpLine names one line again, briefly, instead of the whole block.
+func followUpLine(r Resource, v int) string {
+	name := strings.ReplaceAll(r.Name, "?", "")
+	switch v % 2 {
+	case 0:
+		return "The line I shared is there any time: " + name + ", " + r.Contact + "."
+	default:
+		return "You can reach " + name + " any time: " + r.Contact + "."
+	}
 }
 
 // fill puts an emergency resource's number into a template.

@@ -48,9 +48,13 @@ func TestCrisisRepliesFollowSafeMessagingRules(t *testing.T) {
 		seen := map[string]bool{}
 		for _, c := range countries {
 			for v := 0; v < 6; v++ {
-				for _, public := range []bool{false, true} {
-					r := CrisisReply(ReplyInput{Assessment: a.Finish(), Country: c, Variant: v, Public: public})
+				for i, public := range []bool{false, true, false, true} {
+					followUp := i >= 2
+					r := CrisisReply(ReplyInput{Assessment: a.Finish(), Country: c, Variant: v, Public: public, FollowUp: followUp})
 					label := name + "/" + c
+					if followUp {
+						label += "/follow-up"
+					}
 					checkReplyRules(t, label, r.Text, c, d)
 					if public && r.PublicNote == "" {
 						t.Errorf("%s: public reply has no public note", label)
@@ -78,7 +82,7 @@ func TestEveryTemplateFollowsRules(t *testing.T) {
 	d := DefaultDirectory()
 	groups := [][]string{ackImminent, ackIdeation, ackSelfInjury, ackThird, emergencyStep, emergencyStepNoNumber,
 		personStep, meansStep, resourceLead, ideationStep, selfInjuryStep, thirdSteps, thirdEmergency, thirdEmergencyNoNumber,
-		aiNote, questionImminent, questionIdeation, questionSelfInjury, questionThird, safetyPlanOffer, publicNotes,
+		aiNote, ackFollowUp, questionImminent, questionIdeation, questionSelfInjury, questionThird, safetyPlanOffer, publicNotes,
 		clarifyingQuestions, {locationHint}}
 	for gi, g := range groups {
 		for i, tpl := range g {
@@ -116,6 +120,29 @@ func TestEverySafetyQuestionHasOnePolarity(t *testing.T) {
 				if r.AsksQuestion != (r.AsksSafetyQuestion || r.AsksIfSafe) {
 					t.Fatalf("level %d variant %d: crisis question without a polarity: %+v", level, v, r)
 				}
+			}
+		}
+	}
+}
+
+func TestFollowUpIsShorterAndDoesNotRepeatTheBlock(t *testing.T) {
+	for _, level := range []Level{LevelIdeation, LevelImminent} {
+		for v := range 6 {
+			in := ReplyInput{Assessment: Assessment{Level: level}.Finish(), Country: "GB", Variant: v}
+			first := CrisisReply(in)
+			in.FollowUp = true
+			next := CrisisReply(in)
+			if len(next.Text) >= len(first.Text)*2/3 {
+				t.Errorf("level %d variant %d: follow-up is %d bytes, first reply %d: not shorter", level, v, len(next.Text), len(first.Text))
+			}
+			if strings.Contains(next.Text, "\n- ") || !strings.Contains(next.Text, "116 123") {
+				t.Errorf("level %d variant %d: follow-up should name one line, not the list: %q", level, v, next.Text)
+			}
+			if level == LevelImminent && !strings.Contains(next.Text, "999") {
+				t.Errorf("variant %d: imminent follow-up lacks the emergency number: %q", v, next.Text)
+			}
+			if !next.AsksQuestion {
+				t.Errorf("level %d variant %d: follow-up asks no question", level, v)
 			}
 		}
 	}

@@ -317,8 +317,8 @@ func TestCrisisTurnAlertsOperatorsWithoutTheMessage(t *testing.T) {
 	if strings.Contains(alert.Text, "kill myself") || strings.Contains(alert.Text, "tonight") || strings.Contains(alert.Text, "Alice") {
 		t.Errorf("alert leaks message text or name: %q", alert.Text)
 	}
-	if out2 := handle(t, e, dm("I had a long day at work")); out2.Kind != channels.OutReply {
-		t.Errorf("ordinary turn after a crisis got %s", out2.Kind)
+	if out2 := handle(t, e, dm("yes I'm safe")); out2.Kind != channels.OutReply {
+		t.Errorf("a clear yes to \"are you safe?\" got %s and no ordinary reply", out2.Kind)
 	}
 }
 

@@ -16,6 +16,8 @@ func TestAnswerToAreYouSafeIsReadByItsPolarity(t *testing.T) {
 		{"alone to is someone with you is danger", Input{Text: "no one, I'm alone", AskedIfSafe: true}, LevelImminent, LevelImminent},
 		{"yes to are you safe stands on its words", Input{Text: "yes I'm safe", AskedIfSafe: true, History: history}, LevelNone, LevelWarning},
 		{"im with my sister stands on its words", Input{Text: "I'm with my sister", AskedIfSafe: true}, LevelNone, LevelWarning},
+		{"ok to are you safe keeps the crisis path", Input{Text: "ok", AskedIfSafe: true, History: history}, LevelIdeation, LevelImminent},
+		{"a change of subject after are you safe keeps the crisis path", Input{Text: "can we talk about my exam instead", AskedIfSafe: true}, LevelIdeation, LevelImminent},
 		{"no to are you thinking of suicide is a denial", Input{Text: "no", AskedSafetyQuestion: true}, LevelNone, LevelNone},
 		{"yes to are you thinking of suicide is ideation", Input{Text: "yes", AskedSafetyQuestion: true}, LevelIdeation, LevelImminent},
 		{"a disclosure after yes is still read", Input{Text: "yes, I have the pills ready and I will take them tonight", AskedIfSafe: true}, LevelImminent, LevelImminent},

@@ -112,6 +112,11 @@ func (f *Floor) Assess(in Input) Assessment {
 			a.Path = append(a.Path, cur.path...)
 			a.Flags = cur.flags
 			return a.Finish()
+		case best.level < 2:
+			// "ok", "whatever", a change of subject: no clear yes to
+			// "are you safe?" keeps the crisis path for this turn.
+			best = match{level: 2, conf: 0.6, note: "no clear answer to a safety question"}
+			cur.path = append(cur.path, "unclear_after_safety_question")
 		}
 	}
 

@@ -145,7 +145,7 @@ func classify(in DispatchInput) (Decision, bool) {
 	if goodbyeRE.MatchString(text) && len(strings.Fields(text)) <= 12 {
 		return set(intentGoodbye, ModeClosing)
 	}
-	if s, ok := askedSnippet(text); ok {
+	if s, ok := askedSnippet(text, d.Modality); ok {
 		d.snippet = s.key
 		if d.Modality == ModalityNone {
 			d.Modality = s.modality
@@ -153,7 +153,7 @@ func classify(in DispatchInput) (Decision, bool) {
 		return set(intentPsychoed, ModePsychoeducation)
 	}
 	if rc := readRuleChange(text); rc.any() {
-		if reflect(text) != "" {
+		if reflection(text) != "" {
 			return set(intentRule, ModeReflective)
 		}
 		return set(intentRule, ModeSupportive)
@@ -167,7 +167,7 @@ func classify(in DispatchInput) (Decision, bool) {
 	if vagueRE.MatchString(text) {
 		return set(intentVague, ModeClarifying)
 	}
-	if reflect(text) != "" {
+	if reflection(text) != "" {
 		return set(intentShare, ModeReflective)
 	}
 	_, hasFeeling := firstFeeling(text)
@@ -230,16 +230,15 @@ func nextStage(prev Stage, turn int, d Decision, text string, s *State) Stage {
 		s.Stabilize = max(s.Stabilize, 0)
 		return StageStabilizing
 	}
+	if turn == 0 {
+		return StageOpening
+	}
 	if prev == StageDeepening || prev == StageStabilizing || prev == StageClosing {
 		return StageDeepening
 	}
 	switch d.intent {
 	case intentGreeting, intentThanks, intentVague, intentIdentity, intentConfidential, intentOperational:
 		if turn < 3 {
-			return StageOpening
-		}
-	case intentShare, intentRule:
-		if turn == 0 && len(strings.Fields(text)) < 5 {
 			return StageOpening
 		}
 	}

@@ -19,8 +19,9 @@ var (
 func (p *plan) startExercise(ex *exercises.Exercise, accepted bool) {
 	p.mode, p.modality = ModeGuidedExercise, Modality(ex.Modality)
 	p.exercise, p.step, p.event = ex.ID, ex.First(), "started"
+	p.st.OfferTurn = p.req.TurnCount + 1
 	p.st.Stuck, p.st.Answers, p.st.Interrupted, p.st.Offered = 0, nil, "", ""
-	if accepted {
+	if accepted && len(p.c.parts) == 0 {
 		p.c.say("start-yes", "Great, let's do it together.", "Okay, let's begin.", "Good, I'll guide you.")
 	} else if p.req.FirstContact {
 		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
@@ -106,7 +107,7 @@ func (p *plan) side(ex *exercises.Exercise, step exercises.Step, text string) {
 	case whoRE.MatchString(text):
 		p.c.say("side-who", identity)
 	default:
-		if s, ok := askedSnippet(text); ok {
+		if s, ok := askedSnippet(text, p.modality); ok {
 			p.c.say("side-edu-"+s.key, s.short)
 			p.reference = s.text
 		} else if s, ok := topicSnippet(text); ok {
@@ -136,6 +137,8 @@ func topicSnippet(text string) (snippet, bool) {
 func (p *plan) exit(ex *exercises.Exercise) {
 	doneSteps := ex.StepIndex(p.step)
 	p.clearExercise()
+	// No new offer for a while after someone stopped an exercise.
+	p.st.OfferTurn = p.req.TurnCount + 1
 	p.event = "exited"
 	p.mode = ModeSupportive
 	p.c.say("exit", "Of course, we can stop here.", "That's completely fine, let's stop there.", "Sure, we'll leave it there.")

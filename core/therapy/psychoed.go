@@ -81,10 +81,15 @@ var (
 	askInfoRE       = regexp.MustCompile(`(?i)\b(tips|advice|what (is|are|happens)|why (do|does|am|is|can'?t)|how (do|can|to|long)|is (it|this|that) normal|normal to|explain|tell me (about|why|how)|what can i do)\b`)
 )
 
+// modalitySnippets answer a general question ("is it normal that it comes
+// in waves?") from the session's modality when the question names no topic.
+var modalitySnippets = map[Modality]string{ModalityGrief: "grief"}
+
 // askedSnippet returns the snippet a question asks about: the message must
 // read as a request for information ("why does anxiety make my heart race?",
-// "any tips for sleep").
-func askedSnippet(text string) (snippet, bool) {
+// "any tips for sleep"). A question that names no topic is answered from
+// the session's modality m when it has a snippet.
+func askedSnippet(text string, m Modality) (snippet, bool) {
 	t := strings.TrimSpace(text)
 	question := strings.Contains(t, "?") || questionStartRE.MatchString(t)
 	if !question || !askInfoRE.MatchString(t) {
@@ -95,8 +100,13 @@ func askedSnippet(text string) (snippet, bool) {
 			return s, true
 		}
 	}
+	if key, ok := modalitySnippets[m]; ok && generalRE.MatchString(t) {
+		return snippetByKey(key)
+	}
 	return snippet{}, false
 }
+
+var generalRE = regexp.MustCompile(`(?i)\b(is (it|this|that) normal|normal to|will it (ever )?get (better|easier)|how long (does|will) (it|this))\b`)
 
 func snippetByKey(key string) (snippet, bool) {
 	for _, s := range snippets {

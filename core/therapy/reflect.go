@@ -69,6 +69,31 @@ func isPreposition(w string) bool {
 	return false
 }
 
+var clauseRE = regexp.MustCompile(`\s*[,.;!?]+\s*`)
+
+var hedgeRE = regexp.MustCompile(`(?i)[\s,]+(i (guess|think|suppose|mean)|tbh|honestly|lol|haha|really|or something|you know)[\s.!?]*$`)
+
+// reflection is the reflection used in replies: reflect without trailing
+// hedges ("I'm tired I guess" -> "you're tired"), and never a procedural
+// request ("I don't want advice" is a rule, not a feeling to mirror).
+func reflection(text string) string {
+	var keep []string
+	for _, clause := range clauseRE.Split(text, -1) {
+		if !justListenRE.MatchString(clause) && !shorterRE.MatchString(clause) && !adviceOKRE.MatchString(clause) {
+			keep = append(keep, clause)
+		}
+	}
+	text = strings.Join(keep, ", ")
+	for {
+		t := hedgeRE.ReplaceAllString(text, "")
+		if t == text {
+			break
+		}
+		text = t
+	}
+	return reflect(text)
+}
+
 // capitalize upper-cases the first letter of s.
 func capitalize(s string) string {
 	for i, r := range s {

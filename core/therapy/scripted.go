@@ -133,7 +133,7 @@ func (p *plan) write(rc ruleChange) {
 		p.mode, p.stage = ModeSupportive, StageStabilizing
 		p.st.Stabilize = max(p.st.Stabilize, 2)
 		if !goodbyeRE.MatchString(text) {
-			if r := reflect(text); r != "" {
+			if r := reflection(text); r != "" {
 				p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".")
 			}
 			p.c.say("warn-validate", "That sounds really heavy, and I'm glad you told me.",
@@ -203,7 +203,13 @@ func (p *plan) write(rc ruleChange) {
 		p.closing()
 		return
 	case intentPsychoed:
-		if s, ok := snippetByKey(p.d.snippet); ok {
+		if s, ok := snippetByKey(p.d.snippet); ok || p.d.snippet == "" {
+			if !ok {
+				s, ok = askedSnippet(text, p.modality)
+			}
+			if !ok {
+				break
+			}
 			p.psychoed(s)
 			return
 		}
@@ -278,7 +284,7 @@ func (p *plan) share(text string) {
 	if afterCrisis {
 		p.c.say("stab", "I'm really glad you're still here talking with me.", "Thank you for staying with me.", "I'm here with you.")
 	}
-	if r := reflect(text); r != "" {
+	if r := reflection(text); r != "" {
 		p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".", "From what you're saying, "+r+".", "So "+r+".")
 	}
 	if hasFeeling {
@@ -331,7 +337,7 @@ func (p *plan) share(text string) {
 // is past its opening, and nothing was offered in the last few turns.
 func (p *plan) offer(text string, f feeling, hasFeeling bool) bool {
 	turn := p.req.TurnCount + 1
-	if p.req.TurnCount < 1 || (p.st.OfferTurn > 0 && turn-p.st.OfferTurn < 5) {
+	if p.req.TurnCount < 2 || (p.st.OfferTurn > 0 && turn-p.st.OfferTurn < 5) {
 		return false
 	}
 	acute := acuteRE.MatchString(text)
@@ -356,7 +362,7 @@ func (p *plan) offer(text string, f feeling, hasFeeling bool) bool {
 var (
 	worryRE    = regexp.MustCompile(`(?i)\b(what if|worr(y|ied|ying)|can'?t stop thinking about)\b`)
 	tenseRE    = regexp.MustCompile(`(?i)\b(tense|tension|sleep|can'?t relax)\b`)
-	absoluteRE = regexp.MustCompile(`(?i)\b(i'?m (such a|a total|so) \w+|always|never|everyone|nobody)\b`)
+	absoluteRE = regexp.MustCompile(`(?i)\b(i'?m (such an?|a total|a complete|so) (failure|idiot|loser|mess|stupid|useless|pathetic|worthless)|i always|i never|everyone (thinks|hates)|nobody (likes|cares))\b`)
 )
 
 // suited picks the exercise that fits what the person describes.

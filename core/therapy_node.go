@@ -117,3 +117,10 @@ func historyLines(entries []memory.Entry) []therapy.Line {
 	}
 	return out
 }
+
+// TherapyStats returns the therapeutic branch's counters: replies, model
+// replies, fallbacks after model errors or timeouts, and output guard
+// rejections by rule. They hold no text.
+func (e *Engine) TherapyStats() therapy.Stats {
+	return e.therapist.Stats()
+}

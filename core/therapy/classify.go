@@ -48,7 +48,7 @@ var (
 	thanksRE   = regexp.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)
 	goodbyeRE  = regexp.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|see you|talk (to you )?(later|tomorrow|soon)|gotta go|have to go|need to go|i'?ll go now|ttyl|signing off|that'?s all for (now|today))\b`)
 	whoRE      = regexp.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(real )?(human|real|person|bot|ai|robot|machine|therapist|counsel+or|psychologist|doctor|professional)\b|\b(can|could|will) you be my (therapist|counsel+or|doctor)\b|\bam i (talking|speaking|chatting) (to|with) (a |an )?(real |actual )?(person|human|bot|ai|robot|machine)\b`)
-	privacyRE  = regexp.MustCompile(`(?i)\b(is|are) (this|it|our (chat|conversation|talk)|these messages|what i (say|tell you)) (private|confidential|secret|safe|secure)\b|\bwill you tell (anyone|someone|my)\b|\bwho (can|will|else can) (see|read) (this|my messages|what i)\b|\bdo you (store|save|keep|record|remember) (this|my|our|what)\b|\bconfidential\b`)
+	privacyRE  = regexp.MustCompile(`(?i)\b(is|are) (this|it|(this|our) (chat|conversation|talk)|these messages|what i (say|tell you)) (private|confidential|secret|safe|secure)\b|\bwill you tell (anyone|someone|my)\b|\bwho (can|will|else can) (see|read) (this|my messages|what i)\b|\bdo you (store|save|keep|record|remember) (this|my|our|what)\b|\bconfidential\b`)
 	vagueRE    = regexp.MustCompile(`(?i)^\s*(idk|i don'?t know|dunno|meh|nothing|not sure|whatever|ok(ay)?|fine|hm+|ugh+|eh|so so|kinda|i guess)[\s.!?]*$`)
 	operRE     = regexp.MustCompile(`(?i)\b(remind me|set (a|an|up a) (reminder|alarm|timer)|schedule (a|an|my) (message|call|reminder|check-?in)|add (it|this|that) to my calendar|export (my|all my) (data|memories|conversations?)|delete (my|all my) (data|account|memories|history)|what do you (remember|know) about me|send (a )?(message|text|email) to|book (a|an) (appointment|table))\b`)
 	yesRE      = regexp.MustCompile(`(?i)^\s*(y|ya|ye[sa]h?|yep|yup|sure|ok(ay)?|alright|all right|please|go on|go ahead|let'?s( do it| try( it)?| go| do that)?|why not|sounds good|that sounds good|i('?d| would) like that|i'?ll try|i can try|let'?s give it a (go|try)|that (would|might) help|definitely|absolutely)\b`)
@@ -99,13 +99,14 @@ type DispatchInput struct {
 // classify applies the keyword and pattern rules. ok is false when no rule
 // is confident; the caller then asks the model or takes the default.
 func classify(in DispatchInput) (Decision, bool) {
-	text := strings.TrimSpace(in.Text)
+	text := strings.TrimSpace(clip(in.Text, maxReadBytes))
 	d := Decision{ModeType: ModeTypeTherapeutic, Source: SourceRules, Modality: modalityFor(text, in)}
 	set := func(i intent, m Mode) (Decision, bool) {
 		d.intent, d.Mode = i, m
 		return d, true
 	}
-	if in.Exercise != "" && in.Step != StepOffered && exercises.Get(in.Exercise) != nil {
+	if ex := exercises.Get(in.Exercise); ex != nil && in.Step != StepOffered {
+		d.Modality = Modality(ex.Modality)
 		return set(intentExercise, ModeGuidedExercise)
 	}
 	if in.Step == StepOffered && exercises.Get(in.Exercise) != nil {
@@ -172,7 +173,7 @@ func classify(in DispatchInput) (Decision, bool) {
 	}
 	_, hasFeeling := firstFeeling(text)
 	_, hasTopic := firstTopic(text)
-	if hasFeeling || hasTopic {
+	if hasFeeling || hasTopic || DetectModality(text) != ModalityNone {
 		return set(intentShare, ModeSupportive)
 	}
 	d.intent = intentShare

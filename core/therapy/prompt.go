@@ -20,7 +20,7 @@ var fenceBreaker = strings.NewReplacer("<<<", "< < <", ">>>", "> > >")
 // fence wraps a person's text so the model reads it as their words, never
 // as instructions.
 func fence(text string) string {
-	return fenceOpen + "\n" + fenceBreaker.Replace(text) + "\n" + fenceClose
+	return fenceOpen + "\n" + fenceBreaker.Replace(clip(text, maxPromptBytes)) + "\n" + fenceClose
 }
 
 var modeNotes = map[Mode]string{

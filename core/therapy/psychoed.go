@@ -78,7 +78,7 @@ var snippets = []snippet{
 
 var (
 	questionStartRE = regexp.MustCompile(`(?i)^\s*(why|how|what|is it|is that|are there|does|do|can|could|should|will|would|any|tips|advice|help with|explain|tell me (about|why|how))\b`)
-	askInfoRE       = regexp.MustCompile(`(?i)\b(tips|advice|what (is|are|happens)|why (do|does|am|is|can'?t)|how (do|can|to|long)|is (it|this|that) normal|normal to|explain|tell me (about|why|how)|what can i do)\b`)
+	askInfoRE       = regexp.MustCompile(`(?i)\b(should i|do i need|would it help|tips|advice|what (is|are|happens)|why (do|does|am|is|can'?t)|how (do|can|to|long)|is (it|this|that) normal|normal to|explain|tell me (about|why|how)|what can i do)\b`)
 )
 
 // modalitySnippets answer a general question ("is it normal that it comes

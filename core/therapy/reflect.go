@@ -77,13 +77,15 @@ var hedgeRE = regexp.MustCompile(`(?i)[\s,]+(i (guess|think|suppose|mean)|tbh|ho
 // hedges ("I'm tired I guess" -> "you're tired"), and never a procedural
 // request ("I don't want advice" is a rule, not a feeling to mirror).
 func reflection(text string) string {
-	var keep []string
-	for _, clause := range clauseRE.Split(text, -1) {
-		if !justListenRE.MatchString(clause) && !shorterRE.MatchString(clause) && !adviceOKRE.MatchString(clause) {
-			keep = append(keep, clause)
+	if justListenRE.MatchString(text) || shorterRE.MatchString(text) || adviceOKRE.MatchString(text) {
+		var keep []string
+		for _, clause := range clauseRE.Split(text, -1) {
+			if !justListenRE.MatchString(clause) && !shorterRE.MatchString(clause) && !adviceOKRE.MatchString(clause) {
+				keep = append(keep, clause)
+			}
 		}
+		text = strings.Join(keep, ". ")
 	}
-	text = strings.Join(keep, ", ")
 	for {
 		t := hedgeRE.ReplaceAllString(text, "")
 		if t == text {

@@ -46,6 +46,8 @@ func Respond(req Request) Response {
 // build works out the turn: dispatch by rules unless req.Decision is set,
 // then the exercise machine, then the scripted reply.
 func build(req Request) *plan {
+	full := req.Text
+	req.Text = clip(req.Text, maxReadBytes)
 	d := Decision{}
 	if req.Decision != nil {
 		d = *req.Decision
@@ -74,6 +76,7 @@ func build(req Request) *plan {
 	}
 	p.style = readStyle(req.Rules, p.st)
 	p.write(rc)
+	p.req.Text = full
 	if p.stage == "" {
 		p.stage = nextStage(req.Stage, req.TurnCount, Decision{Mode: p.mode, intent: p.d.intent}, req.Text, &p.st)
 	}
@@ -305,7 +308,7 @@ func (p *plan) share(text string) {
 	if !p.st.SuggestedHelp && helpNeedRE.MatchString(text) && (hasFeeling || acuteRE.MatchString(text)) {
 		p.st.SuggestedHelp = true
 		p.c.say("pro", "When something has been this heavy for this long, it can really help to talk to a GP or a counsellor as well; you deserve that kind of support. I'm still here to talk, too.",
-			"If it's been like this for a while, a doctor or counsellor could help alongside our chats, and you deserve that support. I'm not going anywhere.")
+			"If it's been like this for a while, a GP or a counsellor could help alongside our chats, and you deserve that support. I'll still be here, too.")
 		p.brief += " Gently suggest talking to a GP or counsellor as well, without pushing them away."
 	}
 
@@ -352,9 +355,9 @@ func (p *plan) offer(text string, f feeling, hasFeeling bool) bool {
 	}
 	p.exercise, p.step, p.event = ex.ID, StepOffered, "offered"
 	p.st.Offered, p.st.OfferTurn = ex.ID, turn
-	p.c.ask("offer", "If it would help, we could try "+ex.Offer+" together. Would you like that?",
-		"Would you like to try "+ex.Offer+"? It only takes a few minutes, and we can stop any time.",
-		"Something that sometimes helps in moments like this is "+ex.Offer+". Want to give it a go?")
+	p.c.ask("offer", "If it would help, we could try "+ex.Offer+" together; would you like that?",
+		"Would you like to try "+ex.Offer+", just for a few minutes?",
+		"Would it help to try "+ex.Offer+" together, right now?")
 	p.brief += " End by gently offering " + ex.Offer + ", as a question they can say no to."
 	return true
 }

@@ -16,6 +16,8 @@
 // from the turn and copies the Response back into the turn and checkpoint.
 package therapy
 
+import "unicode/utf8"
+
 // ModeType is the kind of help a turn gives.
 type ModeType string
 
@@ -202,4 +204,23 @@ type Response struct {
 	// LLMCalls and Tokens count the reply's model use (dispatch counts its
 	// own in Decision).
 	LLMCalls, Tokens int
+}
+
+// maxReadBytes bounds how much of a message the rules read: a person's
+// point is in its first lines, and the regular expressions stay fast on a
+// 1 MB paste. The crisis gate reads the whole message before this branch.
+const maxReadBytes = 4000
+
+// maxPromptBytes bounds how much of a message goes into a prompt.
+const maxPromptBytes = 12000
+
+// clip returns s cut to at most n bytes at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

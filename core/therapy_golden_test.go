@@ -127,7 +127,7 @@ var conversations = []struct {
 			[]check{event("offered"), mentions(`breathing`), questions(1)}},
 		{"maybe later", therapy.ModeSupportive, therapy.ModalityCBT, therapy.StageDeepening, "", []check{event("declined"), questions(1)}},
 		{"it's been like this for months now, I feel drained every day", therapy.ModeReflective, therapy.ModalityCBT, therapy.StageDeepening, "",
-			[]check{mentions(`GP|counsellor|doctor`), mentions(`still here|not going anywhere`), questions(1)}},
+			[]check{mentions(`GP|counsellor|doctor`), mentions(`still (be )?here`), questions(1)}},
 		{"thanks for listening, I need to go to bed now. talk tomorrow", therapy.ModeClosing, therapy.ModalityNone, therapy.StageClosing, "",
 			[]check{mentions(`work`), questions(0)}},
 	}},
@@ -211,9 +211,9 @@ func golden(i int, msg string, tr *Turn) string {
 	if src == "" {
 		src = "-"
 	}
-	return fmt.Sprintf("%02d > %s\n   kind=%s mode_type=%s mode=%s source=%s modality=%s stage=%s exercise=%s event=%s questions=%d runes=%d reply=%s\n",
+	return fmt.Sprintf("%02d > %s\n   kind=%s mode_type=%s mode=%s source=%s modality=%s stage=%s exercise=%s event=%s questions=%d reply=%s\n",
 		i, msg, tr.ReplyKind, orDash(string(tr.ModeType)), mode, src, modality, tr.Checkpoint.Stage, step, ev,
-		strings.Count(tr.Reply, "?"), utf8.RuneCountInString(tr.Reply), orDash(string(tr.ReplySource)))
+		strings.Count(tr.Reply, "?"), orDash(string(tr.ReplySource)))
 }
 
 func orDash(s string) string {

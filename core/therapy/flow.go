@@ -43,6 +43,16 @@ func (p *plan) runExercise(text string) {
 		p.startExercise(other, true)
 		return
 	}
+	if rc := readRuleChange(text); slices.Contains(rc.set, RuleJustListen) {
+		// "Just listen" means no exercises: stop this one and listen.
+		p.clearExercise()
+		p.st.OfferTurn = p.req.TurnCount + 1
+		p.event, p.mode = "exited", ModeSupportive
+		p.ruleAck(rc)
+		p.c.ask("listen-q", "I'm here, take your time.", "Tell me more, if you want to.", "Go on whenever you're ready.")
+		p.brief = "They stopped the exercise and asked you to just listen. Acknowledge it briefly; no advice."
+		return
+	}
 	step, ok := ex.Step(p.step)
 	if !ok {
 		// A step id this version does not know (a renamed step): start over
@@ -188,6 +198,7 @@ func (p *plan) finish(ex *exercises.Exercise) {
 	}
 	p.c.say("done-"+ex.ID, ex.Done...)
 	p.c.ask("done-q", "How would you like to use the rest of our time?", "What would you like to do now?", "Is there anything on your mind you'd like to talk through?")
+	p.st.OfferTurn = p.req.TurnCount + 1
 	if !slices.Contains(p.st.Done, ex.ID) {
 		p.st.Done = append(p.st.Done, ex.ID)
 	}

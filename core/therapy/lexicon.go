@@ -12,10 +12,25 @@ type feeling struct {
 }
 
 var feelings = []feeling{
-	{"grief", regexp.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving)|lost my|miss(ing)? (him|her|them|my))\b`), []string{
+	{"heartbreak", regexp.MustCompile(`(?i)\b(broke up|break ?up|dumped|divorc(e|ed|ing)|split up|left me|cheated on me|heartbr(oken|eak))\b`), []string{
+		"Breakups hurt, and it makes sense that it's taking up so much of your mind.",
+		"I'm sorry. The end of a relationship is a real loss, even when life carries on around it.",
+		"That's a lot of hurt to carry, and it doesn't have to make sense yet.",
+	}},
+	{"guilt", regexp.MustCompile(`(?i)\b(my fault|blame myself|i ruined|i messed (it|everything) up|i screwed up|guilty|ashamed|shame|regret|hate myself for)\b`), []string{
+		"It's easy to put all the blame on yourself when something goes wrong.",
+		"It sounds like you're being really hard on yourself.",
+		"Guilt can be so loud; it often tells only part of the story.",
+	}},
+	{"grief", regexp.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving)|lost my)\b`), []string{
 		"Losing someone changes the shape of everything, and grief has no schedule.",
 		"I'm so sorry. Grief can come in waves, and there is no right way to do it.",
 		"That is a real loss, and it makes sense that it is still with you.",
+	}},
+	{"missing", regexp.MustCompile(`(?i)\b(miss(ing)? (him|her|them|my|our|us|you))\b`), []string{
+		"Missing someone can ache in a very physical way.",
+		"It makes sense that you miss them; it shows how much they mattered.",
+		"That kind of missing can come out of nowhere and take your breath away.",
 	}},
 	{"frustrated", regexp.MustCompile(`(?i)\b(angry|furious|frustrat(ed|ing)|annoy(ed|ing)|pissed|irritat(ed|ing)|fed up|mad at|unfair|(sick|tired) of)\b`), []string{
 		"That sounds really frustrating.",
@@ -32,7 +47,7 @@ var feelings = []feeling{
 		"That sounds unsettling; anxiety has a way of filling every quiet moment.",
 		"It makes sense to feel on edge when things feel this uncertain.",
 	}},
-	{"low", regexp.MustCompile(`(?i)\b(sad|down|low|depressed|miserable|blue|empty|numb|cry(ing)?|unhappy|rough|awful|terrible)\b`), []string{
+	{"low", regexp.MustCompile(`(?i)\b(not (so |too |that |very )?(great|good|ok|okay|well|fine|happy)|sad|down|low|depressed|miserable|blue|empty|numb|cry(ing)?|unhappy|rough|awful|terrible)\b`), []string{
 		"I'm sorry it has been so heavy lately.",
 		"That sounds really hard, and I'm glad you said it out loud.",
 		"Feeling that low is exhausting in its own way.",
@@ -96,7 +111,7 @@ var topics = []topic{
 // themeLabels name feelings and topics in a closing summary, without the
 // person's words.
 var themeLabels = map[string]string{
-	"grief": "your loss", "frustrated": "how frustrating things have been", "stressed": "the pressure you've been under",
+	"grief": "your loss", "heartbreak": "the breakup", "missing": "missing someone", "guilt": "how hard you've been on yourself", "frustrated": "how frustrating things have been", "stressed": "the pressure you've been under",
 	"anxious": "the worry you've been carrying", "low": "feeling low", "lonely": "feeling alone",
 	"tired": "how tired you've been", "work": "work", "school": "your studies", "family": "your family",
 	"relationship": "your relationship", "sleep": "sleep", "money": "money",

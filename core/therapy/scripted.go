@@ -293,7 +293,7 @@ func (p *plan) share(text string) {
 	if hasFeeling {
 		p.c.say("feel-"+f.name, f.validations...)
 	} else if len(p.c.parts) == 0 || (len(p.c.parts) == 1 && p.req.FirstContact) {
-		p.c.say("listen", "Thank you for telling me.", "I'm listening.", "I hear you.", "Thanks for sharing that with me.")
+		p.c.say("listen", "Thank you for telling me.", "I'm listening.", "I hear you.", "Thanks for sharing that with me.", "I'm with you.", "Go on, I'm listening.", "Okay.")
 	}
 	p.brief = "Reflect what they said in their own words, validate the feeling, and ask one open question."
 
@@ -313,7 +313,7 @@ func (p *plan) share(text string) {
 	}
 
 	if p.style.justListen {
-		p.c.ask("listen-q", "I'm here, take your time.", "Tell me more, if you want to.", "What else is on your mind about it?", "I'm listening, whenever you want to go on.")
+		p.c.ask("listen-q", "I'm here, take your time.", "Tell me more, if you want to.", "What else is on your mind about it?", "Go on whenever you're ready.")
 		p.brief = "They asked you to just listen: reflect and validate only. No advice, no suggestions, no exercises."
 		return
 	}
@@ -321,6 +321,12 @@ func (p *plan) share(text string) {
 		return
 	}
 	switch {
+	case hasFeeling && !hasTopic && len(strings.Fields(text)) < 6 && f.name != "good":
+		p.c.ask("short-q", "What's been going on?", "Do you want to tell me what's been happening?", "What's been weighing on you?")
+	case hasFeeling && f.name == "heartbreak":
+		p.c.ask("heartbreak-q", "How have you been holding up since it ended?", "What has been the hardest part since then?", "What do you miss most right now?")
+	case hasFeeling && f.name == "guilt":
+		p.c.ask("guilt-q", "What would you say to a friend who told you the same thing?", "Is that the whole story, or just the loudest part of it?", "What makes you so sure it was all on you?")
 	case hasFeeling && f.name == "grief":
 		p.c.ask("grief-q", "Would you like to tell me about them?", "What has it been like for you since?", "What do you miss most?", "How are you looking after yourself through this?")
 	case hasTopic:
@@ -331,7 +337,8 @@ func (p *plan) share(text string) {
 		p.c.ask("feel-q", "When did you start feeling this way?", "What has this been like for you day to day?",
 			"What do you think you need most right now?", "What's the hardest part of it?")
 	default:
-		p.c.ask("open-q", "Can you tell me more about that?", "How has that been for you?", "What feels most important about it to you?", "What's that been like?")
+		p.c.ask("open-q", "Can you tell me more about that?", "How has that been for you?", "What feels most important about it to you?",
+			"What's that been like?", "How do you feel about that?", "What goes through your mind when you think about it?", "What do you make of that?")
 	}
 }
 
@@ -344,7 +351,10 @@ func (p *plan) offer(text string, f feeling, hasFeeling bool) bool {
 		return false
 	}
 	acute := acuteRE.MatchString(text)
-	fits := acute || p.modality == ModalityACT || p.modality == ModalityDBT ||
+	if hasFeeling && slices.Contains([]string{"grief", "heartbreak", "guilt", "low", "lonely"}, f.name) && !acute {
+		return false
+	}
+	fits := acute || ((p.modality == ModalityACT || p.modality == ModalityDBT) && p.req.TurnCount >= 3) ||
 		(hasFeeling && slices.Contains([]string{"stressed", "anxious", "frustrated", "tired"}, f.name))
 	if !fits {
 		return false
@@ -421,7 +431,11 @@ func (p *plan) closing() {
 	p.mode = ModeClosing
 	p.generate = true
 	var themes []string
-	for _, th := range p.st.Themes {
+	recent := p.st.Themes
+	if len(recent) > 4 {
+		recent = recent[len(recent)-4:]
+	}
+	for _, th := range recent {
 		if l, ok := themeLabels[th]; ok {
 			themes = append(themes, l)
 		}

@@ -321,7 +321,7 @@ func (p *plan) share(text string) {
 		return
 	}
 	switch {
-	case hasFeeling && !hasTopic && len(strings.Fields(text)) < 6 && f.name != "good":
+	case hasFeeling && !hasTopic && len(strings.Fields(text)) < 6 && f.name != "good" && len(p.req.State.Themes) == 0:
 		p.c.ask("short-q", "What's been going on?", "Do you want to tell me what's been happening?", "What's been weighing on you?")
 	case hasFeeling && f.name == "heartbreak":
 		p.c.ask("heartbreak-q", "How have you been holding up since it ended?", "What has been the hardest part since then?", "What do you miss most right now?")

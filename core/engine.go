@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/core/therapy"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/safety"
 )
@@ -50,6 +52,17 @@ type Options struct {
 	// HistoryTurns is how many earlier user messages of the session the crisis
 	// gate reads; zero means 6.
 	HistoryTurns int
+	// LLM, when set, serves the therapeutic branch: it picks the mode when
+	// no rule is confident and writes replies, each checked by the output
+	// guard. nil means scripted replies only.
+	LLM llm.Client
+	// LLMDeadline bounds each therapeutic model call; zero means
+	// therapy.DefaultReplyTimeout for replies and
+	// therapy.DefaultDispatchTimeout for dispatch.
+	LLMDeadline time.Duration
+	// MaxReplyRunes caps therapeutic replies (the platform's comfort); zero
+	// means therapy.DefaultMaxRunes.
+	MaxReplyRunes int
 }
 
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
@@ -63,6 +76,8 @@ type Engine struct {
 	log            *slog.Logger
 	maxSteps       int
 	historyTurns   int
+	therapist      *therapy.Therapist
+	maxReplyRunes  int
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -81,6 +96,7 @@ func New(opts Options) (*Engine, error) {
 		log:            opts.Logger,
 		maxSteps:       opts.MaxSteps,
 		historyTurns:   opts.HistoryTurns,
+		maxReplyRunes:  opts.MaxReplyRunes,
 	}
 	if opts.AlertConversation != "" {
 		if _, _, _, ok := channels.SplitID(opts.AlertConversation); !ok {
@@ -100,6 +116,9 @@ func New(opts Options) (*Engine, error) {
 	if e.historyTurns <= 0 {
 		e.historyTurns = 6
 	}
+	e.therapist = therapy.New(therapy.Options{
+		LLM: opts.LLM, DispatchTimeout: opts.LLMDeadline, ReplyTimeout: opts.LLMDeadline, Logger: e.log,
+	})
 	return e, nil
 }
 
@@ -158,9 +177,9 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 	case NodeLoadMemory:
 		e.loadMemory(ctx, t)
 	case NodeDispatch:
-		e.dispatch(t)
+		e.dispatch(ctx, t)
 	case NodeTherapeutic:
-		e.therapeutic(t)
+		e.therapeutic(ctx, t)
 	case NodeFinalize:
 		e.finalize(ctx, t)
 	default:

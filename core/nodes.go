@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/havenbot/haven/channels"
-	"github.com/havenbot/haven/core/therapy"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/safety"
 )
@@ -106,6 +105,7 @@ func (e *Engine) crisisReply(t *Turn) {
 	})
 	t.Reply, t.ReplyKind = r.Text, channels.OutCrisis
 	t.AskedSafetyQuestion, t.AskedIfSafe = r.AsksSafetyQuestion, r.AsksIfSafe
+	e.interruptTherapy(t)
 	if public {
 		t.Out = append(t.Out, channels.Outbound{
 			Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutCrisis,
@@ -189,33 +189,15 @@ func (e *Engine) loadMemory(_ context.Context, t *Turn) {
 	}
 }
 
-// dispatch picks the branch and mode type. Every turn that is not a command
-// goes to the therapeutic branch until the task branch exists.
-func (e *Engine) dispatch(t *Turn) {
-	t.Branch = BranchTherapeutic
-	t.ModeType = ModeTypeTherapeutic
-	t.ModeSource = "default"
+// dispatch picks the branch, mode type and mode (see therapy_node.go).
+func (e *Engine) dispatch(ctx context.Context, t *Turn) {
+	e.dispatchTherapy(ctx, t)
 }
 
-// therapeutic writes the supportive reply. At level 1 its closing question is
-// the gate's one direct safety question.
-func (e *Engine) therapeutic(t *Turn) {
-	t.replied = true
-	req := therapy.Request{
-		Text:         t.In.Text,
-		FirstContact: t.FirstContact,
-		TurnCount:    t.Checkpoint.TurnCount,
-		RecentKeys:   t.Checkpoint.LastReplyKeys,
-		Name:         t.Name,
-	}
-	if t.Assessment.NeedsClarification {
-		req.SafetyQuestion = safety.ClarifyingQuestion(t.Checkpoint.TurnCount)
-		t.AskedSafetyQuestion = true
-	}
-	r := therapy.Respond(req)
-	t.Mode, t.Modality, t.ReplyKeys = r.Mode, r.Modality, r.Keys
-	t.Reply, t.ReplyKind = r.Text, channels.OutReply
-	t.Out = append(t.Out, t.reply(channels.OutReply, r.Text))
+// therapeutic writes the supportive reply (see therapy_node.go). At level 1
+// its closing question is the gate's one direct safety question.
+func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
+	e.respondTherapy(ctx, t)
 }
 
 // finalize appends the turn to the transcript and saves the checkpoint in

@@ -18,13 +18,13 @@ const (
 	BranchTherapeutic Branch = "therapeutic"
 )
 
-// ModeType is the kind of help a turn gives.
-type ModeType string
+// ModeType is the kind of help a turn gives (therapy.ModeType).
+type ModeType = therapy.ModeType
 
 // The mode types.
 const (
-	ModeTypeTherapeutic ModeType = "therapeutic"
-	ModeTypeOperational ModeType = "operational"
+	ModeTypeTherapeutic = therapy.ModeTypeTherapeutic
+	ModeTypeOperational = therapy.ModeTypeOperational
 )
 
 // Turn is the state of one turn as it flows through the graph. Field groups
@@ -50,6 +50,11 @@ type Turn struct {
 	MemoryLoaded bool
 	// Name is how to address the person, empty for no name.
 	Name string
+	// Memory is the working memory for the therapeutic branch, best first;
+	// Rules are the person's procedural rules in their words. Load memory
+	// fills them; both may be empty.
+	Memory []therapy.MemoryItem
+	Rules  []string
 
 	// --- decided: this turn
 	Command    *Command
@@ -59,6 +64,11 @@ type Turn struct {
 	ModeSource string
 	ModeType   ModeType
 	Modality   therapy.Modality
+	// Stage is the session's stage after this turn (also saved in the
+	// checkpoint).
+	Stage therapy.Stage
+	// decision is dispatch's full result, read by the therapeutic node.
+	decision *therapy.Decision
 	// Country is the ISO country code crisis resources are chosen for.
 	Country string
 
@@ -66,6 +76,12 @@ type Turn struct {
 	Reply     string
 	ReplyKind channels.OutKind
 	ReplyKeys []string
+	// ReplySource says who wrote a therapeutic reply: scripted, llm,
+	// fallback (the model failed) or guarded (the output guard replaced it).
+	ReplySource therapy.ReplySource
+	// ExerciseEvent is what happened to a guided exercise this turn
+	// (started, advanced, exited, ...), "" for nothing.
+	ExerciseEvent string
 	// AskedSafetyQuestion is true when this turn's reply asks about suicidal
 	// thoughts or intent ("yes" means risk); AskedIfSafe when it asks whether
 	// the person is safe ("no" means danger).
@@ -93,6 +109,8 @@ type Diagnostics struct {
 	StoreWrites int
 	LLMCalls    int
 	Tokens      int
+	// GuardRule names the output guard rule a generated reply failed; no text.
+	GuardRule string
 }
 
 // NodeTiming is the time one node took.

@@ -63,6 +63,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Gate:              gate,
 		DefaultCountry:    cfg.Safety.DefaultCountry,
 		AlertConversation: cfg.Safety.AlertConversation,
+		LLM:               model,
 		Logger:            log,
 	})
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // selfStatement finds the part of a message where the person speaks about
 // themselves: what follows "I feel", "I'm", "I've been" and the like, up to
 // the end of the clause.
-var selfStatement = regexp.MustCompile(`(?i)\b(i(?:['’](?:m|ve\s+been)|\s+(?:have\s+been|am|feel|felt|keep|can't|cannot|can’t|don't|don’t|just|really|was|had|think|wish|need|want|miss|hate|lost|got))\b[^.!?\n;]*)`)
+var selfStatement = regexp.MustCompile(`(?i)\b(i(?:['’](?:m|ve\s+been)|\s+(?:have\s+been|am|feel|felt|keep|can't|cannot|can’t|don't|don’t|just|really|was|had|think|wish|need|want|miss|hate|lost|got|said|did|told|tried|ruined|messed|made|love|loved|left|argued|know|thought|should|could|would|will|always|never|still))\b[^.!?\n;]*)`)
 
 // pronouns maps first-person words to second-person ones. Keys are lower case.
 var pronouns = map[string]string{
@@ -27,12 +27,17 @@ var pronouns = map[string]string{
 // reflect returns the person's self-statement in the second person, or ""
 // when the message holds none worth reflecting (too short or too long).
 func reflect(text string) string {
-	m := selfStatement.FindString(text)
-	if m == "" {
-		return ""
+	var words []string
+	for _, m := range selfStatement.FindAllString(text, 4) {
+		if hedgeStartRE.MatchString(m) {
+			continue
+		}
+		if w := strings.Fields(m); len(w) >= 3 && len(w) <= 24 {
+			words = w
+			break
+		}
 	}
-	words := strings.Fields(m)
-	if len(words) < 3 || len(words) > 24 {
+	if words == nil {
 		return ""
 	}
 	// "I have been" reads better as "you've been".
@@ -67,6 +72,37 @@ func isPreposition(w string) bool {
 		return true
 	}
 	return false
+}
+
+// hedgeStartRE marks self-statements that only hedge ("I don't know,
+// maybe"): mirroring them back sounds odd.
+var hedgeStartRE = regexp.MustCompile(`(?i)^i\s+(don'?t|do not)\s+know\b|^i\s+(guess|think so|suppose|mean)\b`)
+
+var clauseRE = regexp.MustCompile(`\s*[,.;!?]+\s*`)
+
+var hedgeRE = regexp.MustCompile(`(?i)[\s,]+(i (guess|think|suppose|mean)|tbh|honestly|lol|haha|really|or something|you know)[\s.!?]*$`)
+
+// reflection is the reflection used in replies: reflect without trailing
+// hedges ("I'm tired I guess" -> "you're tired"), and never a procedural
+// request ("I don't want advice" is a rule, not a feeling to mirror).
+func reflection(text string) string {
+	if justListenRE.MatchString(text) || shorterRE.MatchString(text) || adviceOKRE.MatchString(text) {
+		var keep []string
+		for _, clause := range clauseRE.Split(text, -1) {
+			if !justListenRE.MatchString(clause) && !shorterRE.MatchString(clause) && !adviceOKRE.MatchString(clause) {
+				keep = append(keep, clause)
+			}
+		}
+		text = strings.Join(keep, ". ")
+	}
+	for {
+		t := hedgeRE.ReplaceAllString(text, "")
+		if t == text {
+			break
+		}
+		text = t
+	}
+	return reflect(text)
 }
 
 // capitalize upper-cases the first letter of s.

@@ -1,315 +1,471 @@
-// Package therapy is Haven's therapeutic branch: it chooses how to meet a
-// person (mode, modality) and writes the reply. This first version answers
-// from a scripted, clinician-style library with no language model: it
-// reflects the person's own words, validates, and asks one open question.
 package therapy
 
 import (
-	"hash/fnv"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-)
 
-// Mode is how Haven meets the person this turn.
-type Mode string
-
-// The modes.
-const (
-	ModeSupportive Mode = "supportive"
-	ModeReflective Mode = "reflective"
-	ModeClarifying Mode = "clarifying"
-	ModeClosing    Mode = "closing"
-)
-
-// Modality is the therapeutic frame the reply draws on.
-type Modality string
-
-// The modalities this version uses.
-const (
-	ModalityNone  Modality = "none"
-	ModalityGrief Modality = "grief"
-	ModalityPFA   Modality = "pfa"
-)
-
-// Request is what the scripted responder reads.
-type Request struct {
-	// Text is the person's message.
-	Text string
-	// FirstContact is true the very first time Haven meets this person; the
-	// reply then says what Haven is.
-	FirstContact bool
-	// TurnCount is the number of earlier turns in this session.
-	TurnCount int
-	// Name is how to address the person; empty for none.
-	Name string
-	// RecentKeys are the template keys used in the last replies; they are not
-	// used again right away.
-	RecentKeys []string
-	// SafetyQuestion, when set, replaces the reply's closing question: the
-	// crisis gate saw warning signs and asks one direct question.
-	SafetyQuestion string
-}
-
-// Response is the scripted reply.
-type Response struct {
-	Text     string
-	Mode     Mode
-	Modality Modality
-	// Keys are the template keys used, for Request.RecentKeys next turn.
-	Keys []string
-}
-
-// feeling is an emotion family recognised in what the person wrote.
-type feeling struct {
-	name  string
-	words *regexp.Regexp
-	// validations name the feeling in a sentence that does not need the
-	// person's words; %s is not used.
-	validations []string
-}
-
-var feelings = []feeling{
-	{"grief", regexp.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving)|lost my|miss(ing)? (him|her|them|my))\b`), []string{
-		"Losing someone changes the shape of everything, and grief has no schedule.",
-		"I'm so sorry. Grief can come in waves, and there is no right way to do it.",
-		"That is a real loss, and it makes sense that it is still with you.",
-	}},
-	{"frustrated", regexp.MustCompile(`(?i)\b(angry|furious|frustrat(ed|ing)|annoy(ed|ing)|pissed|irritat(ed|ing)|fed up|mad at|unfair|(sick|tired) of)\b`), []string{
-		"That sounds really frustrating.",
-		"It makes sense to feel angry when something feels that unfair.",
-		"Anyone would be fed up after that.",
-	}},
-	{"stressed", regexp.MustCompile(`(?i)\b(stress(ed|ful)?|overwhelm(ed|ing)?|pressure|swamped|too much|burn(ed|t) ?out|frazzled|deadlines?)\b`), []string{
-		"That sounds like a lot to carry at once.",
-		"Being under that much pressure for a while wears anyone down.",
-		"No wonder you feel stretched thin; that is a heavy load.",
-	}},
-	{"anxious", regexp.MustCompile(`(?i)\b(anxious|anxiety|worr(y|ied|ying)|nervous|panic(king|ky)?|on edge|scared|afraid|dread)\b`), []string{
-		"Worry like that can make everything feel urgent at once.",
-		"That sounds unsettling; anxiety has a way of filling every quiet moment.",
-		"It makes sense to feel on edge when things feel this uncertain.",
-	}},
-	{"low", regexp.MustCompile(`(?i)\b(sad|down|low|depressed|miserable|blue|empty|numb|cry(ing)?|unhappy|rough|awful|terrible)\b`), []string{
-		"I'm sorry it has been so heavy lately.",
-		"That sounds really hard, and I'm glad you said it out loud.",
-		"Feeling that low is exhausting in its own way.",
-	}},
-	{"lonely", regexp.MustCompile(`(?i)\b(lonely|alone|isolated|no one to talk|nobody to talk|left out|no friends)\b`), []string{
-		"Loneliness can hurt in a very physical way.",
-		"Feeling alone with things makes them so much heavier.",
-		"I'm glad you reached out, even if it is to me.",
-	}},
-	{"tired", regexp.MustCompile(`(?i)\b(tired|exhausted|drained|worn out|can't sleep|cannot sleep|insomnia|no energy)\b`), []string{
-		"Running on empty makes everything harder.",
-		"That kind of tiredness goes deeper than sleep.",
-		"It sounds like you have been running on very little for a while.",
-	}},
-	{"good", regexp.MustCompile(`(?i)\b(happy|great|good news|excited|better|proud|relieved|grateful)\b`), []string{
-		"That's really good to hear.",
-		"I love hearing that.",
-		"That sounds like a real lift.",
-	}},
-}
-
-// topic is a part of life the person talks about.
-type topic struct {
-	name  string
-	words *regexp.Regexp
-	// questions are open questions about the topic.
-	questions []string
-}
-
-var topics = []topic{
-	{"work", regexp.MustCompile(`(?i)\b(work|job|boss|manager|colleague|coworker|office|shift|career|meeting)s?\b`), []string{
-		"What part of work is weighing on you most right now?",
-		"What has work been asking of you lately?",
-		"When work feels like this, what tends to help you, even a little?",
-	}},
-	{"school", regexp.MustCompile(`(?i)\b(school|exam|class|university|uni|college|homework|essay|grades?|teacher|thesis)s?\b`), []string{
-		"What is it about your studies that feels hardest at the moment?",
-		"How much room is school leaving you for anything else?",
-		"What would make the next few days of study feel more manageable?",
-	}},
-	{"family", regexp.MustCompile(`(?i)\b(family|mum|mom|mother|dad|father|parents?|sister|brother|son|daughter|kids?)\b`), []string{
-		"How are things between you and them right now?",
-		"What do you wish they understood?",
-		"What has that been like for you?",
-	}},
-	{"relationship", regexp.MustCompile(`(?i)\b(partner|boyfriend|girlfriend|husband|wife|ex|relationship|breakup|broke up|dating)\b`), []string{
-		"How are you feeling about the relationship right now?",
-		"What has been the hardest part of it for you?",
-		"What do you need most from them at the moment?",
-	}},
-	{"sleep", regexp.MustCompile(`(?i)\b(sleep|slept|insomnia|nightmares?|awake)\b`), []string{
-		"What tends to be on your mind when you are lying awake?",
-		"How long has sleep been like this?",
-	}},
-	{"money", regexp.MustCompile(`(?i)\b(money|rent|bills?|debt|broke|afford|finances?)\b`), []string{
-		"Money worries touch everything. What feels most pressing?",
-		"What would take even a bit of that pressure off?",
-	}},
-}
-
-var (
-	greetingRE = regexp.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven)?[\s!.,]*$`)
-	thanksRE   = regexp.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)
-	goodbyeRE  = regexp.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|see you|talk (to you )?later|gotta go|have to go|ttyl)\b`)
-	whoRE      = regexp.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(human|real|person|bot|ai|robot|therapist|counsel+or)\b`)
-	vagueRE    = regexp.MustCompile(`(?i)^\s*(idk|i don'?t know|dunno|meh|nothing|not sure|whatever|ok(ay)?|fine|hm+|ugh+|eh)[\s.!?]*$`)
+	"github.com/havenbot/haven/core/therapy/exercises"
 )
 
 // identity is what Haven says about itself. It never claims to be human, a
 // therapist, or an emergency service.
 const identity = "I'm Haven, an AI companion. I'm not a therapist or an emergency service, but I'm here to listen and help you think things through."
 
-// Respond writes a scripted reply to req. It is deterministic for a given
-// request, never repeats the templates in RecentKeys, and asks at most one
-// question.
-func Respond(req Request) Response {
-	text := strings.TrimSpace(req.Text)
-	c := composer{req: req, seed: seed(text, req.TurnCount)}
-	switch {
-	case whoRE.MatchString(text):
-		c.say("who", identity)
-		c.ask("who-q", "What would you like to talk about?", "What's on your mind today?")
-		return c.done(ModeClarifying, ModalityNone)
-	case greetingRE.MatchString(text):
-		if req.FirstContact {
-			c.say("hello-first", "Hi"+c.name()+". "+identity)
-		} else {
-			c.say("hello", "Hi"+c.name()+", good to see you again.", "Hello"+c.name()+", welcome back.", "Hey"+c.name()+".")
-		}
-		c.ask("hello-q", "How are you doing today?", "What's on your mind?", "How has your day been?")
-		return c.done(ModeSupportive, ModalityNone)
-	case goodbyeRE.MatchString(text) && len(strings.Fields(text)) <= 8:
-		c.say("bye", "Thank you for talking with me today. Take good care of yourself, and come back any time.",
-			"I'm glad you stopped by. Be gentle with yourself, and I'm here whenever you want to talk again.",
-			"Take care"+c.name()+". I'll be here when you want to pick this up again.")
-		return c.done(ModeClosing, ModalityNone)
-	case thanksRE.MatchString(text) && len(strings.Fields(text)) <= 6:
-		c.say("thanks", "You're welcome. I'm glad this helps a little.", "Of course. Thank you for trusting me with it.")
-		c.ask("thanks-q", "Is there anything else on your mind?", "How are you feeling now?")
-		return c.done(ModeSupportive, ModalityNone)
-	case vagueRE.MatchString(text):
-		c.say("vague", "That's okay; it doesn't have to be clear yet.", "No pressure to have the words for it.", "That's alright. We can go slowly.")
-		c.ask("vague-q", "If you had to pick one word for how today has felt, what would it be?",
-			"What's been taking up most of your headspace lately?",
-			"Would it help to start with what happened today?")
-		return c.done(ModeClarifying, ModalityNone)
-	}
-
-	if req.FirstContact {
-		c.say("intro", "Hi"+c.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
-	}
-	f, hasFeeling := firstMatch(text)
-	t, hasTopic := firstTopic(text)
-	mode, modality := ModeSupportive, ModalityNone
-	if r := reflect(text); r != "" {
-		mode = ModeReflective
-		c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".", "From what you're saying, "+r+".")
-	}
-	if hasFeeling {
-		c.say("feel-"+f.name, f.validations...)
-		if f.name == "grief" {
-			modality = ModalityGrief
-		}
-	} else if mode != ModeReflective {
-		c.say("listen", "Thank you for telling me.", "I'm listening.", "I hear you.")
-	}
-	switch {
-	case hasFeeling && f.name == "grief":
-		c.ask("grief-q", "Would you like to tell me about them?", "What has it been like for you since?")
-	case hasTopic:
-		c.ask("topic-"+t.name, t.questions...)
-	case hasFeeling && f.name == "good":
-		c.ask("good-q", "What made the difference?", "How are you going to enjoy it?")
-	case hasFeeling:
-		c.ask("feel-q", "When did you start feeling this way?", "What has this been like for you day to day?",
-			"What do you think you need most right now?")
-	default:
-		c.ask("open-q", "Can you tell me more about that?", "How has that been for you?", "What feels most important about it to you?")
-	}
-	return c.done(mode, modality)
-}
-
-// composer assembles a reply from keyed template groups.
-type composer struct {
+// plan is one turn worked out: the decisions, the exercise transition, the
+// scripted reply, and the brief a model would write from.
+type plan struct {
 	req   Request
-	seed  uint32
-	parts []string
-	keys  []string
-	q     string
-	qKey  string
+	d     Decision
+	st    State
+	style style
+	c     composer
+
+	modeType ModeType
+	mode     Mode
+	modality Modality
+	stage    Stage
+	exercise string
+	step     string
+	event    string
+	// brief tells a model what this reply must do; generate is false for
+	// replies that must stay scripted (identity, privacy, operational).
+	brief    string
+	generate bool
+	// reference is information the reply draws on (a psychoeducation
+	// snippet, an exercise step), passed to the model.
+	reference string
 }
 
-func (c *composer) name() string {
-	if c.req.Name == "" {
+// Respond writes the scripted reply for req with no model. It is
+// deterministic for a given request.
+func Respond(req Request) Response {
+	return build(req).response()
+}
+
+// build works out the turn: dispatch by rules unless req.Decision is set,
+// then the exercise machine, then the scripted reply.
+func build(req Request) *plan {
+	full := req.Text
+	req.Text = clip(req.Text, maxReadBytes)
+	d := Decision{}
+	if req.Decision != nil {
+		d = *req.Decision
+	} else {
+		var ok bool
+		d, ok = classify(DispatchInput{Text: req.Text, Exercise: req.Exercise, Step: req.Step, State: req.State, TurnCount: req.TurnCount})
+		if !ok {
+			d = defaultDecision(d)
+		}
+	}
+	p := &plan{
+		req: req, d: d, st: req.State.clone(),
+		modeType: d.ModeType, mode: d.Mode, modality: d.Modality,
+		exercise: req.Exercise, step: req.Step, generate: true,
+	}
+	if p.modality == "" {
+		p.modality = ModalityNone
+	}
+	p.c = newComposer(req.Text, req.TurnCount, req.RecentKeys, prevReply(req.History))
+	rc := readRuleChange(req.Text)
+	for _, r := range rc.set {
+		p.st.addRule(r)
+	}
+	for _, r := range rc.lift {
+		p.st.removeRule(r)
+	}
+	p.style = readStyle(req.Rules, p.st)
+	p.write(rc)
+	p.req.Text = full
+	if p.stage == "" {
+		p.stage = nextStage(req.Stage, req.TurnCount, Decision{Mode: p.mode, intent: p.d.intent}, req.Text, &p.st)
+	}
+	if p.modeType == ModeTypeTherapeutic && p.modality != "" {
+		p.st.Modality = p.modality
+	}
+	if p.stage == StageStabilizing && p.modality == ModalityNone {
+		p.modality = ModalityPFA
+	}
+	return p
+}
+
+func prevReply(h []Line) string {
+	for i := len(h) - 1; i >= 0; i-- {
+		if !h[i].User {
+			return h[i].Text
+		}
+	}
+	return ""
+}
+
+func (p *plan) response() Response {
+	maxRunes := p.req.MaxRunes
+	if maxRunes <= 0 {
+		maxRunes = DefaultMaxRunes
+	}
+	text, keys := p.c.text(p.req.SafetyQuestion, p.style.shorter, maxRunes)
+	return Response{
+		Text: text, ModeType: p.modeType, Mode: p.mode, Modality: p.modality, Stage: p.stage,
+		Exercise: p.exercise, Step: p.step, Event: p.event, State: p.st, Keys: keys, Source: ReplyScripted,
+	}
+}
+
+func (p *plan) name() string {
+	if p.req.Name == "" {
 		return ""
 	}
-	return " " + c.req.Name
+	return " " + p.req.Name
 }
 
-// pick chooses one option of a group, skipping options whose key was used
-// recently, and returns it with its key.
-func (c *composer) pick(group string, options []string) (string, string) {
-	n := len(options)
-	start := int(c.seed % uint32(n))
-	for i := range n {
-		idx := (start + i) % n
-		key := group + "/" + strconv.Itoa(idx)
-		if !slices.Contains(c.req.RecentKeys, key) {
-			return options[idx], key
+// write chooses the kind of reply and composes it.
+func (p *plan) write(rc ruleChange) {
+	text := strings.TrimSpace(p.req.Text)
+	active := p.exercise != "" && p.step != StepOffered && exercises.Get(p.exercise) != nil
+
+	// Warning signs: the gate's one direct question comes first, and a
+	// running exercise or offer is paused for it.
+	if p.req.SafetyQuestion != "" {
+		if goodbyeRE.MatchString(text) {
+			p.c.say("warn-bye", "Before you go, I want to check in with you about something.")
+		}
+		if active {
+			p.st.Interrupted = p.exercise
+			p.event = "paused"
+		}
+		p.clearExercise()
+		p.mode, p.stage = ModeSupportive, StageStabilizing
+		p.st.Stabilize = max(p.st.Stabilize, 2)
+		if !goodbyeRE.MatchString(text) {
+			if r := reflection(text); r != "" {
+				p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".")
+			}
+			p.c.say("warn-validate", "That sounds really heavy, and I'm glad you told me.",
+				"Thank you for trusting me with that; it sounds like a lot to hold.",
+				"I'm really sorry it feels this hard right now.")
+		}
+		p.brief = "Acknowledge what they said warmly in one or two sentences. Ask no question: a safety question is added after your words."
+		return
+	}
+
+	if active {
+		p.runExercise(text)
+		return
+	}
+	if p.step == StepOffered {
+		ex := exercises.Get(p.exercise)
+		switch {
+		case ex != nil && isYes(text):
+			p.startExercise(ex, true)
+			return
+		case noRE.MatchString(text):
+			p.clearExercise()
+			p.st.Offered = ""
+			p.event = "declined"
+			p.mode = ModeSupportive
+			p.c.say("decline", "That's okay, we don't have to.", "No problem at all.", "Of course, that's completely fine.")
+			if len(strings.Fields(text)) <= 4 {
+				p.c.ask("decline-q", "What would feel most helpful right now?", "What would you like to talk about instead?", "Would you like to tell me more about how it's been?")
+				p.brief = "They said no to the exercise. Accept it warmly and invite them to keep talking."
+				return
+			}
+		default:
+			p.clearExercise()
+			p.event = "declined"
 		}
 	}
-	idx := start
-	return options[idx], group + "/" + strconv.Itoa(idx)
-}
 
-func (c *composer) say(group string, options ...string) {
-	s, k := c.pick(group, options)
-	c.parts = append(c.parts, s)
-	c.keys = append(c.keys, k)
-}
-
-func (c *composer) ask(group string, options ...string) {
-	c.q, c.qKey = c.pick(group, options)
-}
-
-func (c *composer) done(m Mode, mod Modality) Response {
-	q, qk := c.q, c.qKey
-	if c.req.SafetyQuestion != "" {
-		q, qk = c.req.SafetyQuestion, "safety-q"
+	if len(rc.set)+len(rc.lift) > 0 {
+		p.ruleAck(rc)
 	}
-	parts := c.parts
-	if q != "" {
-		parts = append(parts, q)
-		c.keys = append(c.keys, qk)
-	}
-	return Response{Text: capitalize(strings.Join(parts, " ")), Mode: m, Modality: mod, Keys: c.keys}
-}
 
-func firstMatch(text string) (feeling, bool) {
-	for _, f := range feelings {
-		if f.words.MatchString(text) {
-			return f, true
+	switch p.d.intent {
+	case intentStartExercise, intentOfferReply:
+		ex := exercises.Get(p.d.exercise)
+		if ex == nil {
+			ex = suited(text, p.st, p.modality)
+		}
+		p.startExercise(ex, p.d.intent == intentOfferReply)
+		return
+	case intentIdentity:
+		p.generate = false
+		p.c.must("who", identity)
+		p.c.say("who-can", "I can listen, help you sort through what's on your mind, and guide a few short exercises for stress and worry.",
+			"I can listen, reflect things back, and walk you through a few calming exercises if you'd like.")
+		p.c.ask("who-q", "What would you like to talk about?", "What's on your mind today?")
+		return
+	case intentConfidential:
+		p.generate = false
+		p.c.must("privacy", "Honest answer: I'm an AI, and our conversation is saved by the service that runs Haven so I can keep track of it. It isn't confidential the way a session with a therapist is, so share only what feels okay to share.")
+		p.c.ask("privacy-q", "What's on your mind?", "What would you like to talk about?")
+		return
+	case intentOperational:
+		p.generate = false
+		p.c.must("oper", "That sounds like something for me to do rather than talk through, and I can't do that from here yet. Type /help to see the commands I know.")
+		return
+	case intentGoodbye:
+		p.closing()
+		return
+	case intentPsychoed:
+		if s, ok := snippetByKey(p.d.snippet); ok || p.d.snippet == "" {
+			if !ok {
+				s, ok = askedSnippet(text, p.modality)
+			}
+			if !ok {
+				break
+			}
+			p.psychoed(s)
+			return
 		}
 	}
-	return feeling{}, false
+	p.share(text)
 }
 
-func firstTopic(text string) (topic, bool) {
-	for _, t := range topics {
-		if t.words.MatchString(text) {
-			return t, true
+func (p *plan) clearExercise() {
+	p.exercise, p.step = "", ""
+	p.st.Stuck, p.st.Answers = 0, nil
+}
+
+func (p *plan) ruleAck(rc ruleChange) {
+	for _, r := range rc.set {
+		switch r {
+		case RuleJustListen:
+			p.c.say("rule-listen", "Of course. I'll just listen.", "Okay, no advice. I'm here to listen.", "Got it, I'm listening.")
+		case RuleShorter:
+			p.c.say("rule-short", "Sure, I'll keep it short.", "Got it, shorter replies.")
 		}
 	}
-	return topic{}, false
+	for _, r := range rc.lift {
+		switch r {
+		case RuleJustListen:
+			p.c.say("rule-advice", "Okay, I'll share ideas when they might help.", "Sure, I can offer some thoughts too.")
+		case RuleShorter:
+			p.c.say("rule-long", "Okay, I'll say a bit more.", "Sure, I can go into more detail.")
+		}
+	}
 }
 
-func seed(text string, turn int) uint32 {
-	h := fnv.New32a()
-	h.Write([]byte(text))
-	return h.Sum32() + uint32(turn)
+// share is the ordinary reply: reflection in the person's own words,
+// validation, and one open question (or a gentle offer).
+func (p *plan) share(text string) {
+	if greetingRE.MatchString(text) {
+		p.mode = ModeSupportive
+		if p.req.FirstContact {
+			p.c.must("hello-first", "Hi"+p.name()+". "+identity)
+		} else {
+			p.c.say("hello", "Hi"+p.name()+", good to see you again.", "Hello"+p.name()+", welcome back.", "Hey"+p.name()+", nice to hear from you.")
+		}
+		p.c.ask("hello-q", "How are you doing today?", "What's on your mind?", "How has your day been?")
+		p.brief = "Greet them back warmly and invite them to share how they are."
+		return
+	}
+	if p.req.FirstContact {
+		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
+	}
+	if thanksRE.MatchString(text) && len(strings.Fields(text)) <= 6 {
+		p.c.say("thanks", "You're welcome. I'm glad this helps a little.", "Of course. Thank you for trusting me with it.", "Anytime. I'm glad you're here.")
+		p.c.ask("thanks-q", "Is there anything else on your mind?", "How are you feeling now?")
+		p.brief = "They thanked you. Receive it warmly and leave the door open."
+		return
+	}
+	if vagueRE.MatchString(text) {
+		p.c.say("vague", "That's okay; it doesn't have to be clear yet.", "No pressure to have the words for it.", "That's alright. We can go slowly.")
+		p.c.ask("vague-q", "If you had to pick one word for how today has felt, what would it be?",
+			"What's been taking up most of your headspace lately?",
+			"Would it help to start with what happened today?")
+		p.brief = "They're unsure what to say. Make it easy: no pressure, one gentle, concrete question."
+		return
+	}
+	f, hasFeeling := firstFeeling(text)
+	t, hasTopic := firstTopic(text)
+	if hasFeeling && f.name != "good" {
+		p.st.addTheme(f.name)
+	}
+	if hasTopic {
+		p.st.addTheme(t.name)
+	}
+	afterCrisis := p.req.SessionMaxRisk >= 2 && p.st.Stabilize > 0
+	if afterCrisis {
+		p.c.say("stab", "I'm really glad you're still here talking with me.", "Thank you for staying with me.", "I'm here with you.")
+	}
+	if r := reflection(text); r != "" {
+		p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".", "From what you're saying, "+r+".", "So "+r+".")
+	}
+	if hasFeeling {
+		p.c.say("feel-"+f.name, f.validations...)
+	} else if len(p.c.parts) == 0 || (len(p.c.parts) == 1 && p.req.FirstContact) {
+		p.c.say("listen", "Thank you for telling me.", "I'm listening.", "I hear you.", "Thanks for sharing that with me.", "I'm with you.", "Go on, I'm listening.", "Okay.")
+	}
+	p.brief = "Reflect what they said in their own words, validate the feeling, and ask one open question."
+
+	if afterCrisis {
+		p.c.say("stab-res", "The support lines I shared are there any time, day or night.", "If things feel unsafe again, the numbers I gave you are there any time.")
+		p.c.ask("stab-q", "How are you feeling right now, in this moment?", "Is there someone you could be with, or talk to, today?", "What would help you feel a little safer tonight?")
+		p.brief = "Earlier in this conversation they were in crisis. Stay calm and warm, check how they are right now, and do not explore painful details."
+		return
+	}
+
+	// Professional help, once a session, when what they describe calls for it.
+	if !p.st.SuggestedHelp && helpNeedRE.MatchString(text) && (hasFeeling || acuteRE.MatchString(text)) {
+		p.st.SuggestedHelp = true
+		p.c.say("pro", "When something has been this heavy for this long, it can really help to talk to a GP or a counsellor as well; you deserve that kind of support. I'm still here to talk, too.",
+			"If it's been like this for a while, a GP or a counsellor could help alongside our chats, and you deserve that support. I'll still be here, too.")
+		p.brief += " Gently suggest talking to a GP or counsellor as well, without pushing them away."
+	}
+
+	if p.style.justListen {
+		p.c.ask("listen-q", "I'm here, take your time.", "Tell me more, if you want to.", "What else is on your mind about it?", "Go on whenever you're ready.")
+		p.brief = "They asked you to just listen: reflect and validate only. No advice, no suggestions, no exercises."
+		return
+	}
+	if p.offer(text, f, hasFeeling) {
+		return
+	}
+	switch {
+	case hasFeeling && !hasTopic && len(strings.Fields(text)) < 6 && f.name != "good" && len(p.req.State.Themes) == 0:
+		p.c.ask("short-q", "What's been going on?", "Do you want to tell me what's been happening?", "What's been weighing on you?")
+	case hasFeeling && f.name == "heartbreak":
+		p.c.ask("heartbreak-q", "How have you been holding up since it ended?", "What has been the hardest part since then?", "What do you miss most right now?")
+	case hasFeeling && f.name == "guilt":
+		p.c.ask("guilt-q", "What would you say to a friend who told you the same thing?", "Is that the whole story, or just the loudest part of it?", "What makes you so sure it was all on you?")
+	case hasFeeling && f.name == "grief":
+		p.c.ask("grief-q", "Would you like to tell me about them?", "What has it been like for you since?", "What do you miss most?", "How are you looking after yourself through this?")
+	case hasTopic:
+		p.c.ask("topic-"+t.name, t.questions...)
+	case hasFeeling && f.name == "good":
+		p.c.ask("good-q", "What made the difference?", "How are you going to enjoy it?")
+	case hasFeeling:
+		p.c.ask("feel-q", "When did you start feeling this way?", "What has this been like for you day to day?",
+			"What do you think you need most right now?", "What's the hardest part of it?")
+	default:
+		p.c.ask("open-q", "Can you tell me more about that?", "How has that been for you?", "What feels most important about it to you?",
+			"What's that been like?", "How do you feel about that?", "What goes through your mind when you think about it?", "What do you make of that?")
+	}
+}
+
+// offer adds a gentle exercise offer when the moment fits: the person
+// describes stress, worry, panic, anger, rumination or tension, the session
+// is past its opening, and nothing was offered in the last few turns.
+func (p *plan) offer(text string, f feeling, hasFeeling bool) bool {
+	turn := p.req.TurnCount + 1
+	if p.req.TurnCount < 2 || (p.st.OfferTurn > 0 && turn-p.st.OfferTurn < 5) {
+		return false
+	}
+	acute := acuteRE.MatchString(text)
+	if hasFeeling && slices.Contains([]string{"grief", "heartbreak", "guilt", "low", "lonely"}, f.name) && !acute {
+		return false
+	}
+	fits := acute || ((p.modality == ModalityACT || p.modality == ModalityDBT) && p.req.TurnCount >= 3) ||
+		(hasFeeling && slices.Contains([]string{"stressed", "anxious", "frustrated", "tired"}, f.name))
+	if !fits {
+		return false
+	}
+	ex := suited(text, p.st, p.modality)
+	if ex == nil || slices.Contains(p.st.Done, ex.ID) {
+		return false
+	}
+	p.exercise, p.step, p.event = ex.ID, StepOffered, "offered"
+	p.st.Offered, p.st.OfferTurn = ex.ID, turn
+	p.c.ask("offer", "If it would help, we could try "+ex.Offer+" together; would you like that?",
+		"Would you like to try "+ex.Offer+", just for a few minutes?",
+		"Would it help to try "+ex.Offer+" together, right now?")
+	p.brief += " End by gently offering " + ex.Offer + ", as a question they can say no to."
+	return true
+}
+
+var (
+	worryRE    = regexp.MustCompile(`(?i)\b(what if|worr(y|ied|ying)|can'?t stop thinking about)\b`)
+	tenseRE    = regexp.MustCompile(`(?i)\b(tense|tension|sleep|can'?t relax)\b`)
+	absoluteRE = regexp.MustCompile(`(?i)\b(i'?m (such an?|a total|a complete|so) (failure|idiot|loser|mess|stupid|useless|pathetic|worthless)|i always|i never|everyone (thinks|hates)|nobody (likes|cares))\b`)
+)
+
+// suited picks the exercise that fits what the person describes.
+func suited(text string, st State, m Modality) *exercises.Exercise {
+	f, _ := firstFeeling(text)
+	id := exercises.BoxBreathing
+	switch {
+	case st.Stabilize > 0 && !acuteRE.MatchString(text):
+		id = exercises.Grounding54321
+	case acuteRE.MatchString(text):
+		id = exercises.BoxBreathing
+	case m == ModalityACT:
+		id = exercises.Defusion
+	case m == ModalityDBT || f.name == "frustrated":
+		id = exercises.DBTStop
+	case worryRE.MatchString(text):
+		id = exercises.WorryPostponement
+	case f.name == "tired" || tenseRE.MatchString(text):
+		id = exercises.MuscleRelaxation
+	case f.name == "good":
+		id = exercises.ThreeGoodThings
+	case f.name == "low":
+		id = exercises.ValuesCheck
+	case m == ModalityCBT && absoluteRE.MatchString(text):
+		id = exercises.ThoughtRecord
+	}
+	if slices.Contains(st.Done, id) && id != exercises.Grounding54321 {
+		id = exercises.Grounding54321
+	}
+	return exercises.Get(id)
+}
+
+// psychoed answers a question with a snippet and one follow-up question.
+func (p *plan) psychoed(s snippet) {
+	p.mode = ModePsychoeducation
+	if p.req.FirstContact {
+		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
+	}
+	if p.style.shorter {
+		p.c.say("edu-"+s.key, s.short)
+	} else {
+		p.c.say("edu-"+s.key, s.text)
+	}
+	if s.ask != "" {
+		p.c.ask("edu-q-"+s.key, s.ask)
+	}
+	p.reference = s.text
+	p.brief = "They asked a question. Answer it in plain words using the reference information, without diagnosing or giving medical advice, then ask at most one question."
+}
+
+// closing says goodbye with a short summary of the session.
+func (p *plan) closing() {
+	p.mode = ModeClosing
+	p.generate = true
+	var themes []string
+	recent := p.st.Themes
+	if len(recent) > 4 {
+		recent = recent[len(recent)-4:]
+	}
+	for _, th := range recent {
+		if l, ok := themeLabels[th]; ok {
+			themes = append(themes, l)
+		}
+	}
+	var did []string
+	for _, id := range p.st.Done {
+		if ex := exercises.Get(id); ex != nil {
+			did = append(did, ex.Name)
+		}
+	}
+	if p.req.TurnCount >= 2 && len(themes) > 0 {
+		s := "Today we talked about " + list(themes)
+		if len(did) > 0 {
+			s += ", and you tried " + list(did)
+		}
+		p.c.say("summary", s+".")
+		p.c.say("summary-2", "That's a lot to bring, and you showed up for it.", "It took something to put that into words.", "Thank you for sharing all of that with me.")
+	}
+	p.c.say("bye", "Take good care of yourself, and come back any time.",
+		"Be gentle with yourself, and I'm here whenever you want to talk again.",
+		"Take care"+p.name()+". I'll be here when you want to pick this up again.")
+	p.brief = "They're leaving. Say goodbye warmly, briefly sum up what they talked about if there was anything, and ask no question."
+}
+
+func list(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

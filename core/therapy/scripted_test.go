@@ -89,7 +89,7 @@ func TestRespondModes(t *testing.T) {
 		mode     Mode
 		modality Modality
 	}{
-		{"I have been so stressed about work", ModeReflective, ModalityNone},
+		{"I have been so stressed about work", ModeReflective, ModalityCBT},
 		{"work is a lot right now", ModeSupportive, ModalityNone},
 		{"my grandad died on sunday", ModeSupportive, ModalityGrief},
 		{"meh", ModeClarifying, ModalityNone},

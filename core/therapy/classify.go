@@ -1,0 +1,247 @@
+package therapy
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/havenbot/haven/core/therapy/exercises"
+)
+
+// intent is what the dispatch rules recognised in the message; the scripted
+// writer uses it to pick the kind of reply.
+type intent int
+
+const (
+	intentNone intent = iota
+	intentExercise
+	intentOfferReply
+	intentRule
+	intentIdentity
+	intentConfidential
+	intentStartExercise
+	intentOperational
+	intentGoodbye
+	intentPsychoed
+	intentGreeting
+	intentThanks
+	intentVague
+	intentShare
+)
+
+// Decision is dispatch's choice for one turn.
+type Decision struct {
+	ModeType ModeType
+	Mode     Mode
+	Modality Modality
+	// Source says how Mode was chosen: rules, llm or default.
+	Source Source
+	// LLMCalls and Tokens count model use by dispatch.
+	LLMCalls, Tokens int
+
+	intent   intent
+	snippet  string
+	exercise string
+}
+
+var (
+	greetingRE = regexp.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven|again)?[\s!.,]*$`)
+	thanksRE   = regexp.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)
+	goodbyeRE  = regexp.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|see you|talk (to you )?(later|tomorrow|soon)|gotta go|have to go|need to go|i'?ll go now|ttyl|signing off|that'?s all for (now|today))\b`)
+	whoRE      = regexp.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(real )?(human|real|person|bot|ai|robot|machine|therapist|counsel+or|psychologist|doctor|professional)\b|\b(can|could|will) you be my (therapist|counsel+or|doctor)\b|\bam i (talking|speaking|chatting) (to|with) (a |an )?(real |actual )?(person|human|bot|ai|robot|machine)\b`)
+	privacyRE  = regexp.MustCompile(`(?i)\b(is|are) (this|it|(this|our) (chat|conversation|talk)|these messages|what i (say|tell you)) (private|confidential|secret|safe|secure)\b|\bwill you tell (anyone|someone|my)\b|\bwho (can|will|else can) (see|read) (this|my messages|what i)\b|\bdo you (store|save|keep|record|remember) (this|my|our|what)\b|\bconfidential\b`)
+	vagueRE    = regexp.MustCompile(`(?i)^\s*(idk|i don'?t know|dunno|meh|nothing|not sure|whatever|ok(ay)?|fine|hm+|ugh+|eh|so so|kinda|i guess)[\s.!?]*$`)
+	operRE     = regexp.MustCompile(`(?i)\b(remind me|set (a|an|up a) (reminder|alarm|timer)|schedule (a|an|my) (message|call|reminder|check-?in)|add (it|this|that) to my calendar|export (my|all my) (data|memories|conversations?)|delete (my|all my) (data|account|memories|history)|what do you (remember|know) about me|send (a )?(message|text|email) to|book (a|an) (appointment|table))\b`)
+	yesRE      = regexp.MustCompile(`(?i)^\s*(y|ya|ye[sa]h?|yep|yup|sure|ok(ay)?|alright|all right|please|go on|go ahead|let'?s( do it| try( it)?| go| do that)?|why not|sounds good|that sounds good|i('?d| would) like that|i'?ll try|i can try|let'?s give it a (go|try)|that (would|might) help|definitely|absolutely)\b`)
+	negRE      = regexp.MustCompile(`(?i)\b(no|not|nah|nope|don'?t|rather not|later)\b`)
+	noRE       = regexp.MustCompile(`(?i)^\s*(no|nah|nope|not (now|really|today|right now|yet)|no thanks|maybe later|i'?m (ok|okay|good|fine)|rather not|i'?d rather (not|just talk))\b`)
+	acuteRE    = regexp.MustCompile(`(?i)\b(panic(king)? attack|(i'?m|i am|currently) (panicking|freaking out|shaking)|can'?t (breathe|calm down|stop shaking|stop crying)|cannot breathe|freaking out|hyperventilat\w*|heart (is )?(racing|pounding)|falling apart|spiral+ing|losing it)\b`)
+	calmerRE   = regexp.MustCompile(`(?i)\b(better|calmer|calm now|(ok|okay) now|settled|breathing (easier|normally)|less (tense|anxious|panicky)|more relaxed|relaxed)\b`)
+	helpNeedRE = regexp.MustCompile(`(?i)\b(for (weeks|months|years|a long time|ages)|every (day|night|single day)|all the time|nothing (helps|works)|can'?t (get out of bed|function|work|eat|cope|go on like this)|haven'?t (eaten|slept) (in|for) days|stopped (eating|going out)|months now|weeks now)\b`)
+)
+
+// modalityRule maps what a person describes to a modality, in order.
+var modalityRules = []struct {
+	m  Modality
+	re *regexp.Regexp
+}{
+	{ModalityGrief, regexp.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving|ve)|mourn(ing)?|lost my (mum|mom|mother|dad|father|wife|husband|partner|son|daughter|child|baby|brother|sister|friend|grand\w+|dog|cat|pet)|miss(ing)? (him|her|them) so|since (he|she|they) (died|passed))\b`)},
+	{ModalityPFA, regexp.MustCompile(`(?i)\b(accident|crash(ed)?|attacked|assault(ed)?|robbed|mugged|fire|flood|earthquake|disaster|in shock|just happened|witness(ed)?|emergency room|traumati[cz]\w*)\b`)},
+	{ModalityDBT, regexp.MustCompile(`(?i)\b(panic(king)?|(so|really|too) (angry|furious|mad)|rage|urges?( to)?|can'?t control (my|it|myself)|explod(e|ing)|lash(ed|ing)? out|emotions? (are|is|feel) (too|so) (much|intense|strong|big)|overwhelming (feelings|emotions)|impulsive|scream(ing)?|freaking out)\b`)},
+	{ModalityMI, regexp.MustCompile(`(?i)\b((should|want to|trying to|need to|ought to) (quit|stop|cut down|cut back|give up|start)\b|part of me (wants|doesn'?t)|can'?t decide|on the fence|torn between|(no|lack of|lost (my|all)) motivation|keep putting (it|things) off|procrastinat\w*|ambivalen\w*|drinking too much|smoking|vaping|gambling)\b`)},
+	{ModalityACT, regexp.MustCompile(`(?i)\b(can'?t stop thinking|(racing|intrusive|sticky|same) thoughts|overthink\w*|ruminat\w*|my (mind|brain) (won'?t|keeps|never)|what (really )?matters|my values|avoid(ing|ance)?|stuck in my head)\b`)},
+	{ModalityIPT, regexp.MustCompile(`(?i)\b((partner|boyfriend|girlfriend|husband|wife|friends?|mum|mom|mother|dad|father|parents?|sister|brother|boss|manager|coworkers?|colleagues?|roommate|flatmate)\b.*\b(fight|fought|argu\w*|conflict|ignor\w*|doesn'?t (listen|understand|care)|left me|cheat\w*|distant|yell\w*|shout\w*)|broke up|break ?up|divorce|separated|moved (to|away|out)|new (job|city|school|baby)|retire\w*|lonel\w*|no friends|isolated)\b`)},
+	{ModalityCBT, regexp.MustCompile(`(?i)\b(i'?m (such a|a total|a complete|so) (failure|idiot|loser|mess|stupid|useless)|i always (mess|screw|fail|ruin)\w*|i never (do|get) anything right|everyone (hates|thinks|will think)|nobody (likes|cares)|what if|worst case|anxi(ous|ety)|worr(y|ied|ying)|nervous|stress(ed|ful)?|overwhelm(ed|ing)?|catastroph\w*|exam|deadline)\b`)},
+}
+
+// DetectModality returns the modality what the person describes calls for,
+// or ModalityNone.
+func DetectModality(text string) Modality {
+	for _, r := range modalityRules {
+		if r.re.MatchString(text) {
+			return r.m
+		}
+	}
+	return ModalityNone
+}
+
+// DispatchInput is what dispatch reads.
+type DispatchInput struct {
+	Text string
+	// Exercise and Step come from the checkpoint.
+	Exercise, Step string
+	State          State
+	// TurnCount is the number of earlier turns in this session.
+	TurnCount int
+	// History is the recent conversation, for the model.
+	History []Line
+}
+
+// classify applies the keyword and pattern rules. ok is false when no rule
+// is confident; the caller then asks the model or takes the default.
+func classify(in DispatchInput) (Decision, bool) {
+	text := strings.TrimSpace(clip(in.Text, maxReadBytes))
+	d := Decision{ModeType: ModeTypeTherapeutic, Source: SourceRules, Modality: modalityFor(text, in)}
+	set := func(i intent, m Mode) (Decision, bool) {
+		d.intent, d.Mode = i, m
+		return d, true
+	}
+	if ex := exercises.Get(in.Exercise); ex != nil && in.Step != StepOffered {
+		d.Modality = Modality(ex.Modality)
+		return set(intentExercise, ModeGuidedExercise)
+	}
+	if in.Step == StepOffered && exercises.Get(in.Exercise) != nil {
+		if isYes(text) {
+			d.exercise = in.Exercise
+			d.Modality = Modality(exercises.Get(in.Exercise).Modality)
+			return set(intentOfferReply, ModeGuidedExercise)
+		}
+		if noRE.MatchString(text) {
+			return set(intentOfferReply, ModeSupportive)
+		}
+	}
+	if ex := exercises.Get(in.State.Offered); ex != nil && in.Step != StepOffered && in.TurnCount+1-in.State.OfferTurn <= 2 &&
+		isYes(text) && len(strings.Fields(text)) <= 5 {
+		// A late yes: the person answered the offer a message later.
+		d.exercise, d.Modality = ex.ID, Modality(ex.Modality)
+		return set(intentOfferReply, ModeGuidedExercise)
+	}
+	if ex := exercises.Requested(text); ex != nil {
+		d.exercise = ex.ID
+		d.Modality = Modality(ex.Modality)
+		return set(intentStartExercise, ModeGuidedExercise)
+	}
+	if exercises.RequestedAny(text) {
+		return set(intentStartExercise, ModeGuidedExercise)
+	}
+	if whoRE.MatchString(text) {
+		return set(intentIdentity, ModeClarifying)
+	}
+	if privacyRE.MatchString(text) {
+		return set(intentConfidential, ModeClarifying)
+	}
+	if operRE.MatchString(text) {
+		d.ModeType, d.Modality = ModeTypeOperational, ModalityNone
+		return set(intentOperational, ModeNone)
+	}
+	if goodbyeRE.MatchString(text) && len(strings.Fields(text)) <= 12 {
+		return set(intentGoodbye, ModeClosing)
+	}
+	if s, ok := askedSnippet(text, d.Modality); ok {
+		d.snippet = s.key
+		if d.Modality == ModalityNone {
+			d.Modality = s.modality
+		}
+		return set(intentPsychoed, ModePsychoeducation)
+	}
+	if rc := readRuleChange(text); rc.any() {
+		if reflection(text) != "" {
+			return set(intentRule, ModeReflective)
+		}
+		return set(intentRule, ModeSupportive)
+	}
+	if greetingRE.MatchString(text) {
+		return set(intentGreeting, ModeSupportive)
+	}
+	if thanksRE.MatchString(text) && len(strings.Fields(text)) <= 6 {
+		return set(intentThanks, ModeSupportive)
+	}
+	if vagueRE.MatchString(text) {
+		return set(intentVague, ModeClarifying)
+	}
+	if reflection(text) != "" {
+		return set(intentShare, ModeReflective)
+	}
+	_, hasFeeling := firstFeeling(text)
+	_, hasTopic := firstTopic(text)
+	if hasFeeling || hasTopic || DetectModality(text) != ModalityNone {
+		return set(intentShare, ModeSupportive)
+	}
+	d.intent = intentShare
+	return d, false
+}
+
+// defaultDecision is dispatch's answer when no rule is confident and no
+// model answered: supportive listening.
+func defaultDecision(d Decision) Decision {
+	d.ModeType, d.Mode, d.Source, d.intent = ModeTypeTherapeutic, ModeSupportive, SourceDefault, intentShare
+	return d
+}
+
+// modalityFor detects the modality of the message, keeping the session's
+// modality when the message itself names none.
+func modalityFor(text string, in DispatchInput) Modality {
+	if m := DetectModality(text); m != ModalityNone {
+		return m
+	}
+	if in.State.Stabilize > 0 && in.State.Modality == ModalityPFA {
+		return ModalityPFA
+	}
+	if in.State.Modality != "" && !greetingRE.MatchString(text) && !goodbyeRE.MatchString(text) {
+		return in.State.Modality
+	}
+	return ModalityNone
+}
+
+func isYes(text string) bool {
+	if !yesRE.MatchString(text) {
+		return false
+	}
+	// "ok but not now", "sure, later" are not a yes.
+	first, _, _ := strings.Cut(strings.ToLower(text), " ")
+	rest := strings.TrimPrefix(strings.ToLower(text), first)
+	return !negRE.MatchString(rest)
+}
+
+// nextStage returns the session's stage after this turn, updating the
+// stabilizing countdown in s.
+func nextStage(prev Stage, turn int, d Decision, text string, s *State) Stage {
+	acute := acuteRE.MatchString(text)
+	switch {
+	case d.Mode == ModeClosing:
+		return StageClosing
+	case acute:
+		s.Stabilize = max(s.Stabilize, stabilizeN)
+		return StageStabilizing
+	case s.Stabilize > 0:
+		if calmerRE.MatchString(text) {
+			s.Stabilize -= 2
+		} else {
+			s.Stabilize--
+		}
+		s.Stabilize = max(s.Stabilize, 0)
+		return StageStabilizing
+	}
+	if turn == 0 {
+		return StageOpening
+	}
+	if prev == StageDeepening || prev == StageStabilizing || prev == StageClosing {
+		return StageDeepening
+	}
+	switch d.intent {
+	case intentGreeting, intentThanks, intentVague, intentIdentity, intentConfidential, intentOperational:
+		if turn < 3 {
+			return StageOpening
+		}
+	}
+	return StageDeepening
+}

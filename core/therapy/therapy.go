@@ -1,0 +1,226 @@
+// Package therapy is Haven's therapeutic branch: it decides how to meet a
+// person (mode type, mode, modality, stage), runs guided exercises as
+// multi-turn state machines (see the exercises subpackage), and writes the
+// reply.
+//
+// With no language model it answers from a scripted, clinician-style
+// library: reflective listening in the person's own words, validation, one
+// open question, psychoeducation snippets, gentle exercise offers and closing
+// summaries. With a model (core/llm) it builds a prompt from the same
+// decisions plus working memory and the person's procedural rules, and every
+// generated reply passes the output guard (Guard); a failing, late or broken
+// generation is replaced by the scripted reply, so the person always gets an
+// answer.
+//
+// The package never imports core, memory or safety: core fills a Request
+// from the turn and copies the Response back into the turn and checkpoint.
+package therapy
+
+import "unicode/utf8"
+
+// ModeType is the kind of help a turn gives.
+type ModeType string
+
+// The mode types.
+const (
+	// ModeTypeTherapeutic: support, listening, exercises.
+	ModeTypeTherapeutic ModeType = "therapeutic"
+	// ModeTypeOperational: the person asks Haven to do something (a
+	// reminder, an export); the task branch serves it.
+	ModeTypeOperational ModeType = "operational"
+)
+
+// Mode is how Haven meets the person this turn.
+type Mode string
+
+// The modes.
+const (
+	ModeSupportive      Mode = "supportive"
+	ModeReflective      Mode = "reflective"
+	ModeClarifying      Mode = "clarifying"
+	ModePsychoeducation Mode = "psychoeducation"
+	ModeGuidedExercise  Mode = "guided_exercise"
+	ModeClosing         Mode = "closing"
+	// ModeNone is used for operational turns, which have no therapeutic mode.
+	ModeNone Mode = ""
+)
+
+// Modes lists the therapeutic modes, for validation.
+var Modes = []Mode{ModeSupportive, ModeReflective, ModeClarifying, ModePsychoeducation, ModeGuidedExercise, ModeClosing}
+
+// Modality is the therapeutic frame the reply draws on.
+type Modality string
+
+// The modalities.
+const (
+	ModalityMI    Modality = "mi"
+	ModalityCBT   Modality = "cbt"
+	ModalityACT   Modality = "act"
+	ModalityDBT   Modality = "dbt"
+	ModalityGrief Modality = "grief"
+	ModalityIPT   Modality = "ipt"
+	ModalityPFA   Modality = "pfa"
+	ModalityNone  Modality = "none"
+)
+
+// Modalities lists every modality, for validation.
+var Modalities = []Modality{ModalityMI, ModalityCBT, ModalityACT, ModalityDBT, ModalityGrief, ModalityIPT, ModalityPFA, ModalityNone}
+
+// Stage is where the session is in its course.
+type Stage string
+
+// The stages.
+const (
+	// StageOpening: the first exchanges, before the person has said much.
+	StageOpening Stage = "opening"
+	// StageDeepening: the person is telling their story.
+	StageDeepening Stage = "deepening"
+	// StageStabilizing: acute distress or a crisis earlier in the session;
+	// calm, grounding and safety come before exploring.
+	StageStabilizing Stage = "stabilizing"
+	// StageClosing: the person is wrapping up.
+	StageClosing Stage = "closing"
+)
+
+// Source says how the mode was chosen.
+type Source string
+
+// The mode sources.
+const (
+	SourceRules   Source = "rules"
+	SourceLLM     Source = "llm"
+	SourceDefault Source = "default"
+)
+
+// ReplySource says who wrote the reply text.
+type ReplySource string
+
+// The reply sources.
+const (
+	// ReplyScripted: no model configured (or the turn is scripted by design:
+	// identity answers, operational turns).
+	ReplyScripted ReplySource = "scripted"
+	// ReplyLLM: generated and passed the output guard.
+	ReplyLLM ReplySource = "llm"
+	// ReplyFallback: the model failed or timed out; the scripted reply answered.
+	ReplyFallback ReplySource = "fallback"
+	// ReplyGuarded: the generated reply failed the output guard; the scripted
+	// reply answered.
+	ReplyGuarded ReplySource = "guarded"
+)
+
+// MemoryItem is one working memory entry for the turn.
+type MemoryItem struct {
+	// Kind is "fact" or "episode" (free text; it labels the entry in the
+	// prompt).
+	Kind string
+	// Text is the entry in a sentence ("Sam's sister is called Ana").
+	Text string
+	// Quote is the person's own words the entry rests on, if any.
+	Quote string
+}
+
+// Line is one line of the recent conversation.
+type Line struct {
+	// User is true for the person's messages, false for Haven's.
+	User bool
+	Text string
+}
+
+// Request is everything the therapeutic branch reads for one turn.
+type Request struct {
+	// Text is the person's message.
+	Text string
+	// FirstContact is true the very first time Haven meets this person; the
+	// reply then says what Haven is.
+	FirstContact bool
+	// TurnCount is the number of earlier turns in this session.
+	TurnCount int
+	// Name is how to address the person; empty for none.
+	Name string
+	// History is the recent conversation of this session, oldest first,
+	// without this message.
+	History []Line
+	// RecentKeys are the template keys used in the last reply; they are not
+	// used again right away.
+	RecentKeys []string
+	// SafetyQuestion, when set, replaces the reply's closing question: the
+	// crisis gate saw warning signs and asks one direct question. A running
+	// exercise is paused for it.
+	SafetyQuestion string
+	// SessionMaxRisk is the highest crisis level seen in the session.
+	SessionMaxRisk int
+
+	// Stage, Exercise and Step come from the checkpoint; Step "offered"
+	// means Exercise was offered last turn and not started yet.
+	Stage    Stage
+	Exercise string
+	Step     string
+	// State is the rest of the persisted therapy state (checkpoint Extra).
+	State State
+
+	// Memory is the turn's working memory, best first.
+	Memory []MemoryItem
+	// Rules are the person's procedural rules in their words ("just listen",
+	// "keep replies short").
+	Rules []string
+
+	// Decision is dispatch's result; nil means Respond dispatches by rules.
+	Decision *Decision
+	// MaxRunes caps the reply length (the platform's comfort); zero means
+	// DefaultMaxRunes.
+	MaxRunes int
+}
+
+// DefaultMaxRunes is the reply length cap when Request.MaxRunes is zero: a
+// chat message a person reads at a glance, well under every platform limit.
+const DefaultMaxRunes = 700
+
+// StepOffered is the Step value that marks an exercise offered last turn.
+const StepOffered = "offered"
+
+// Response is the reply and the state to persist.
+type Response struct {
+	Text     string
+	ModeType ModeType
+	Mode     Mode
+	Modality Modality
+	Stage    Stage
+	// Exercise and Step are the new checkpoint values ("" for none).
+	Exercise string
+	Step     string
+	// Event is what happened to the exercise this turn ("" for nothing):
+	// offered, declined, started, advanced, held, stuck, skipped, side,
+	// exited, finished, paused.
+	Event string
+	// State is the new persisted therapy state.
+	State State
+	// Keys are the template keys used, for Request.RecentKeys next turn.
+	Keys []string
+	// Source says who wrote Text.
+	Source ReplySource
+	// GuardReason names the guard rule a generated reply failed (no text).
+	GuardReason string
+	// LLMCalls and Tokens count the reply's model use (dispatch counts its
+	// own in Decision).
+	LLMCalls, Tokens int
+}
+
+// maxReadBytes bounds how much of a message the rules read: a person's
+// point is in its first lines, and the regular expressions stay fast on a
+// 1 MB paste. The crisis gate reads the whole message before this branch.
+const maxReadBytes = 4000
+
+// maxPromptBytes bounds how much of a message goes into a prompt.
+const maxPromptBytes = 12000
+
+// clip returns s cut to at most n bytes at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

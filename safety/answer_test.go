@@ -2,6 +2,28 @@ package safety
 
 import "testing"
 
+func TestBareGoodbyeIsAFarewellOnlyAfterTalkOfDeath(t *testing.T) {
+	f := NewFloor()
+	tests := []struct {
+		name    string
+		in      Input
+		atLeast Level
+		atMost  Level
+	}{
+		{"bye ends a chat", Input{Text: "bye"}, LevelNone, LevelNone},
+		{"bye after venting about work ends a chat", Input{Text: "thanks, that helped. bye", History: []string{"I have been so stressed and anxious about work"}}, LevelNone, LevelNone},
+		{"bye after wanting to die is a farewell", Input{Text: "bye", History: []string{"I want to die", "there is nothing left for me"}}, LevelIdeation, LevelImminent},
+		{"goodbye world is a farewell", Input{Text: "goodbye world"}, LevelImminent, LevelImminent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if a := f.Assess(tt.in); a.Level < tt.atLeast || a.Level > tt.atMost {
+				t.Errorf("level %d (%v), want %d..%d", a.Level, a.Path, tt.atLeast, tt.atMost)
+			}
+		})
+	}
+}
+
 func TestAnswerToAreYouSafeIsReadByItsPolarity(t *testing.T) {
 	f := NewFloor()
 	history := []string{"I have everything ready and I am going to do it tonight"}

@@ -225,7 +225,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
-	context = histTalk || context || res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
+	ownContext := res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
+	context = histTalk || context || ownContext
 	for i := range f.rules {
 		r := &f.rules[i]
 		if !r.fre.ok(all) {
@@ -278,6 +279,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			}
 			if r.needsTalk && !talk {
 				m.level, mod = 0, "no_talk"
+			}
+			if r.needsOwnContext && !ownContext && !histTalk {
+				m.level, mod = 0, "no_own_context"
 			}
 			switch {
 			case idiomRe.MatchString(canon[loc[0]:min(len(canon), loc[1]+24)]) && r.weak:

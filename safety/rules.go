@@ -47,6 +47,12 @@ type rule struct {
 	// message or the window must speak of death, dying or suicide itself,
 	// not only of distress; without it the match does not count (level 0).
 	needsTalk bool
+	// needsOwnContext is for wording that ends most ordinary chats (a bare
+	// "bye"): it counts only when the same message speaks of distress,
+	// death or suicide, or earlier ones spoke of death or suicide; earlier
+	// distress alone does not lend it context (venting about work and then
+	// saying bye is not a farewell).
+	needsOwnContext bool
 	// accident marks wording that an accidental context ("on the stairs",
 	// "at the gym") turns into an ordinary mishap, as for self-injury.
 	accident bool
@@ -104,7 +110,10 @@ var ruleTable = []rule{
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
 	{id: "goodbye.final", level: 3, conf: 0.85, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
-	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:everyone|world|everybody|forever|for good|(?:(?:cruel|fucked up|fucking|fuckin|shitty|cold|dark|sad|this|you) ){1,2}world)`},
+	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:world|forever|for good|(?:(?:cruel|fucked up|fucking|fuckin|shitty|cold|dark|sad|this|you) ){1,2}world)`},
+	// "bye everyone" is also how people leave a chat: without distress
+	// around it, it is only a warning sign.
+	{id: "goodbye.everyone", level: 3, conf: 0.8, needsContext: true, src: `(?:goodbye|bye|farewell) (?:everyone|everybody)`},
 	{id: "goodbye.wont", level: 3, conf: 0.85, src: `(?:i )?(?:wont|will not|im not going to) (?:be (?:here|around|alive) (?:tomorrow|much longer|by (?:morning|tomorrow|the end of)|for long|anymore)|wake up tomorrow|see (?:the|another) (?:morning|sunrise|tomorrow|next day|new year))`},
 	{id: "goodbye.read", level: 3, conf: 0.85, src: `by the time (?:you|anyone|someone) (?:read|reads|see|sees|find|finds) this`},
 	{id: "goodbye.doneit", level: 3, conf: 0.8, src: `{i} {adv}(?:going to|gonna|will|about to) (?:do it|go through with it)(?: {soon}| finally| this time)`},
@@ -200,7 +209,9 @@ var moreRules = []rule{
 	{id: "intent.do_it_soon", level: 3, conf: 0.75, needsContext: true, src: `(?:do it|doing it|end it|ending it) (?:tonight|today|tomorrow|this weekend|soon|on (?:the )?\d+|on (?:christmas|new years|my birthday)|before|after|when|once)`},
 	{id: "intent.method_plan", level: 3, conf: 0.8, src: `(?:planning|planned|plan|going|decided|ready|about) (?:for (?:about |a |the |weeks|months|days|\w+ )*(?:now )?)?(?:to|on) (?:jump(?:ing)? (?:off|from|in front)|hang(?:ing)? myself|shoot(?:ing)? myself|overdos(?:e|ing)|drown(?:ing)? myself|slit(?:ting)?|take all|swallow)`},
 	{id: "goodbye.sign_off", level: 3, conf: 0.75, needsContext: true, src: `(?:this is me signing off|signing off for good|(?:my|this is my|this is the) (?:last|final|finale) (?:post|message|goodbye|words|entry)|see you (?:all )?on the other side|(?:goodbye|bye|farewell) (?:friends|all|guys|reddit|everyone|my friends|cruel|fucked up world)|sorry (?:everyone|guys|mom|dad|for everything) (?:goodbye|bye|i love you))`},
-	{id: "goodbye.alone", level: 2, conf: 0.6, needsContext: true, src: `^(?:goodbye|bye|farewell)(?: \.|$)|(?:\. |^)(?:goodbye|farewell)(?: \.|$)`},
+	// A bare "bye" ends most chats: it counts only inside a message that
+	// itself speaks of distress (a long post that ends in "Goodbye.").
+	{id: "goodbye.alone", level: 2, conf: 0.6, needsOwnContext: true, src: `^(?:goodbye|bye|farewell)(?: \.|$)|(?:\. |^)(?:goodbye|farewell)(?: \.|$)`},
 
 	// method seeking, means
 	{id: "method.seek", level: 2, conf: 0.8, src: `(?:painless|pain free|quick|quickest|fastest|easiest|peaceful|surest|best|effective|reliable) (?:suicide|way to go|way out|method|methods|death|exit|way to die|ways to die|way to end it)|(?:what|which) (?:pills|meds|drugs|medication|poison) (?:can|could|will|would) (?:cause death|kill|do the job|end it|make me die)|(?:can|could|would|will|does) (?:chugging|taking|drinking|overdosing on|eating|mixing) \w+(?: \w+)? (?:kill (?:you|me|someone|a person)|be fatal|be lethal)|how painful (?:would it be|is it|it would be) to die|(?:exit|leave) (?:permanently|this world permanently)|make an exit|how (?:do|can|would) (?:i|you|someone|one) (?:make it look like|make it appear|fake) an accident|suicide without (?:making it|it) (?:look|appear)|price of cyanide|cyanide price|buy cyanide|(?:where|how) (?:to|can i|do i) (?:get|buy) (?:a gun|cyanide|poison|a noose|helium)`},

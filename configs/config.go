@@ -31,6 +31,9 @@ type Config struct {
 	Hub Hub `yaml:"hub"`
 	// Safety tunes the crisis gate.
 	Safety Safety `yaml:"safety"`
+	// Memory tunes long-term memory: sessions, retrieval, retention and
+	// embeddings.
+	Memory Memory `yaml:"memory"`
 	// Admins are the namespaced platform user ids ("slack:T123:U456",
 	// "telegram::42") allowed to run admin commands.
 	Admins []string `yaml:"admins"`
@@ -146,6 +149,41 @@ type Safety struct {
 	AlertConversation string `yaml:"alert_conversation"`
 }
 
+// Memory tunes long-term memory.
+type Memory struct {
+	// IdleTimeout ends a session with no message for this long; its
+	// episode is then written.
+	IdleTimeout time.Duration `yaml:"idle_timeout"`
+	// TokenBudget bounds the remembered text put into one turn.
+	TokenBudget int `yaml:"token_budget"`
+	// TranscriptRetention deletes transcript lines older than this; 0 keeps
+	// them.
+	TranscriptRetention time.Duration `yaml:"transcript_retention"`
+	// InactiveRetention deletes superseded facts this long after they were
+	// replaced; 0 keeps them.
+	InactiveRetention time.Duration `yaml:"inactive_retention"`
+	// CrisisLogRetention deletes crisis log rows older than this; 0 keeps
+	// them.
+	CrisisLogRetention time.Duration `yaml:"crisis_log_retention"`
+	// EmbeddingsBaseURL is the OpenAI-compatible API root serving
+	// /embeddings; empty uses llm.base_url.
+	EmbeddingsBaseURL string `yaml:"embeddings_base_url"`
+	// EmbeddingsModel turns on vector search with this embedding model;
+	// empty searches by text only.
+	EmbeddingsModel string `yaml:"embeddings_model"`
+}
+
+// EmbeddingsEnabled reports whether vector search is configured.
+func (c Config) EmbeddingsEnabled() bool { return c.Memory.EmbeddingsModel != "" }
+
+// EmbeddingsURL returns the API root for embeddings.
+func (c Config) EmbeddingsURL() string {
+	if c.Memory.EmbeddingsBaseURL != "" {
+		return c.Memory.EmbeddingsBaseURL
+	}
+	return c.LLM.BaseURL
+}
+
 // Log configures log/slog.
 type Log struct {
 	// Level is debug, info, warn or error.
@@ -181,8 +219,14 @@ func Defaults() Config {
 		Discord: Discord{APIURL: "https://discord.com/api/v9/"},
 		Hub:     Hub{Workers: 8, MaxQueued: 1024, DrainTimeout: 15 * time.Second},
 		Safety:  Safety{LLMDeadline: 3 * time.Second},
-		Admins:  []string{},
-		Log:     Log{Level: "info", Format: "text"},
+		Memory: Memory{
+			IdleTimeout:        30 * time.Minute,
+			TokenBudget:        400,
+			InactiveRetention:  90 * 24 * time.Hour,
+			CrisisLogRetention: 365 * 24 * time.Hour,
+		},
+		Admins: []string{},
+		Log:    Log{Level: "info", Format: "text"},
 	}
 }
 

@@ -416,6 +416,13 @@ func TestValidateSaysWhatToFix(t *testing.T) {
 		{"country", func(c *configs.Config) { c.Safety.DefaultCountry = "uk" }, `safety.default_country "uk" is not an ISO 3166-1 alpha-2 code`},
 		{"alert conversation", func(c *configs.Config) { c.Safety.AlertConversation = "#crisis" }, `safety.alert_conversation "#crisis" is not a namespaced conversation id`},
 		{"admin id", func(c *configs.Config) { c.Admins = append(c.Admins, "U0456") }, `admins[2] = "U0456" is not a namespaced user id`},
+		{"memory idle timeout", func(c *configs.Config) { c.Memory.IdleTimeout = 0 }, "memory.idle_timeout is 0s: it must be greater than zero"},
+		{"memory token budget", func(c *configs.Config) { c.Memory.TokenBudget = -5 }, "memory.token_budget is -5"},
+		{"memory negative retention", func(c *configs.Config) { c.Memory.CrisisLogRetention = -time.Hour }, "memory.crisis_log_retention is -1h0m0s: use a positive duration"},
+		{"memory embeddings url", func(c *configs.Config) { c.Memory.EmbeddingsBaseURL = "localhost:11434" }, `memory.embeddings_base_url "localhost:11434" is not an http(s) URL`},
+		{"memory embeddings without any url", func(c *configs.Config) {
+			c.LLM.BaseURL, c.LLM.Model, c.LLM.APIKey, c.Memory.EmbeddingsModel = "", "", "", "nomic-embed-text"
+		}, "memory.embeddings_model is set but neither"},
 		{"log level", func(c *configs.Config) { c.Log.Level = "verbose" }, `log.level "verbose" is unknown: use debug, info, warn or error`},
 		{"log format", func(c *configs.Config) { c.Log.Format = "xml" }, `log.format "xml" is unknown`},
 	}

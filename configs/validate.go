@@ -20,6 +20,7 @@ func (c Config) Validate() error {
 	c.validateDiscord(v)
 	c.validateHub(v)
 	c.validateSafety(v)
+	c.validateMemory(v)
 	for i, id := range c.Admins {
 		if !namespaced(id) {
 			v.add("admins[%d] = %q is not a namespaced user id: write platform:workspace:user, e.g. slack:T0123:U0456 or telegram::12345", i, id)
@@ -219,5 +220,30 @@ func (c Config) validateSafety(v *validator) {
 	}
 	if a := s.AlertConversation; a != "" && !namespaced(a) {
 		v.add("safety.alert_conversation %q is not a namespaced conversation id: write platform:workspace:conversation, e.g. slack:T0123:C0456, or leave it empty (HAVEN_SAFETY_ALERT_CONVERSATION)", a)
+	}
+}
+
+func (c Config) validateMemory(v *validator) {
+	m := c.Memory
+	v.positive("memory.idle_timeout", m.IdleTimeout > 0, m.IdleTimeout, "30m")
+	v.positive("memory.token_budget", m.TokenBudget > 0, m.TokenBudget, "400")
+	for _, r := range []struct {
+		key string
+		d   any
+		ok  bool
+	}{
+		{"memory.transcript_retention", m.TranscriptRetention, m.TranscriptRetention >= 0},
+		{"memory.inactive_retention", m.InactiveRetention, m.InactiveRetention >= 0},
+		{"memory.crisis_log_retention", m.CrisisLogRetention, m.CrisisLogRetention >= 0},
+	} {
+		if !r.ok {
+			v.add("%s is %v: use a positive duration such as 2160h, or 0 to keep forever (%s)", r.key, r.d, EnvName(r.key))
+		}
+	}
+	if m.EmbeddingsBaseURL != "" {
+		v.httpURL("memory.embeddings_base_url", m.EmbeddingsBaseURL, "http://localhost:11434/v1")
+	}
+	if m.EmbeddingsModel != "" && c.EmbeddingsURL() == "" {
+		v.add("memory.embeddings_model is set but neither memory.embeddings_base_url nor llm.base_url is: set one to the server serving /embeddings (HAVEN_MEMORY_EMBEDDINGS_BASE_URL)")
 	}
 }

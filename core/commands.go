@@ -15,6 +15,9 @@ type Command struct {
 	Name string
 	// Args is the rest of the message after the command word.
 	Args string
+	// Plain is true for a command said in plain words ("what do you
+	// remember about me?"), not typed with a slash.
+	Plain bool
 }
 
 // Pure reports whether the command is a known one with nothing after it.
@@ -44,6 +47,9 @@ var commandList = []commandSpec{
 	{"help", "what Haven can do and the commands it knows"},
 	{"reset", "start a new conversation (this one is kept, and closed)"},
 	{"whoami", "how Haven knows you, and this conversation's session"},
+	{"memory", "what Haven remembers about you; /memory pause|resume, /memory recall on|off"},
+	{"forget", "forget one memory (/forget 2, /forget my ex) or everything (/forget all)"},
+	{"export", "everything Haven holds about you, as JSON"},
 }
 
 // parseCommand returns the command at the start of text, or nil when text is
@@ -66,11 +72,15 @@ func parseCommand(text string) *Command {
 // command answers a parsed command.
 func (e *Engine) command(ctx context.Context, t *Turn) {
 	t.commandDone = true
+	if e.memoryCommand(ctx, t) {
+		return
+	}
 	var text string
 	switch t.Command.Name {
 	case "help", "start":
 		text = helpText(t.Command.Name == "start" || t.FirstContact)
 	case "reset":
+		old := t.Session.ID
 		s, err := e.store.ResetSession(ctx, t.Person.ID, t.In.Conversation.ID, e.now())
 		if err != nil {
 			t.Err = fmt.Errorf("reset session for person %s: %w", t.Person.ID, err)
@@ -79,6 +89,7 @@ func (e *Engine) command(ctx context.Context, t *Turn) {
 		t.Diag.StoreWrites++
 		e.log.Info("session reset", slog.String("person", t.Person.ID), slog.String("session", s.ID))
 		t.Session, t.Checkpoint = s, s.Checkpoint
+		e.sessionEnded(ctx, t.Person.ID, old)
 		text = "Okay, we're starting fresh. What would you like to talk about?"
 	case "whoami":
 		text = fmt.Sprintf("You're talking to Haven as %s on %s. This conversation's session started %s and has %d %s so far.",

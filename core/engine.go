@@ -63,6 +63,18 @@ type Options struct {
 	// MaxReplyRunes caps therapeutic replies (the platform's comfort); zero
 	// means therapy.DefaultMaxRunes.
 	MaxReplyRunes int
+	// Memories, when set, gives Haven long-term memory: working memory
+	// retrieved for each turn, post-turn extraction queued, and the memory
+	// commands. memory/sqlite's Store implements it.
+	Memories memory.Memories
+	// Embedder, when set, adds vector search to retrieval.
+	Embedder memory.Embedder
+	// MemoryTokenBudget bounds the working memory of a turn; zero means
+	// memory.DefaultTokenBudget.
+	MemoryTokenBudget int
+	// MemoryNotify, when set, is called after a memory job was queued (the
+	// extraction worker's Notify).
+	MemoryNotify func()
 }
 
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
@@ -78,6 +90,9 @@ type Engine struct {
 	historyTurns   int
 	therapist      *therapy.Therapist
 	maxReplyRunes  int
+	mem            memory.Memories
+	retriever      *memory.Retriever
+	memNotify      func()
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -97,12 +112,17 @@ func New(opts Options) (*Engine, error) {
 		maxSteps:       opts.MaxSteps,
 		historyTurns:   opts.HistoryTurns,
 		maxReplyRunes:  opts.MaxReplyRunes,
+		mem:            opts.Memories,
+		memNotify:      opts.MemoryNotify,
 	}
 	if opts.AlertConversation != "" {
 		if _, _, _, ok := channels.SplitID(opts.AlertConversation); !ok {
 			return nil, fmt.Errorf("core: alert conversation %q is not a namespaced id (platform:workspace:id)", opts.AlertConversation)
 		}
 		e.alert = &channels.Conversation{ID: opts.AlertConversation, Kind: channels.KindChannel}
+	}
+	if e.mem != nil {
+		e.retriever = &memory.Retriever{Store: e.mem, Embedder: opts.Embedder, TokenBudget: opts.MemoryTokenBudget}
 	}
 	if e.now == nil {
 		e.now = time.Now
@@ -168,6 +188,8 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 		e.gateway(ctx, t)
 	case NodeCommand:
 		e.command(ctx, t)
+	case NodeApproval:
+		e.approval(ctx, t)
 	case NodeCrisisGate:
 		e.crisisGate(ctx, t)
 	case NodeCrisisLog:

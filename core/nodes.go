@@ -27,6 +27,10 @@ func (e *Engine) gateway(ctx context.Context, t *Turn) {
 		return
 	}
 	t.Session, t.Checkpoint = s, s.Checkpoint
+	if t.Command == nil {
+		t.Command = plainMemoryCommand(t.In.Text)
+	}
+	e.checkApproval(t)
 }
 
 // crisisGate assesses the message, with a window of the person's recent
@@ -180,12 +184,15 @@ func (e *Engine) country(t *Turn) string {
 // loadMemory fills the turn's working memory. In this version that is how to
 // address the person (in a DM only: a name is not repeated in public);
 // remembered facts and episodes join it with the memory store's retrieval.
-func (e *Engine) loadMemory(_ context.Context, t *Turn) {
+func (e *Engine) loadMemory(ctx context.Context, t *Turn) {
 	t.MemoryLoaded = true
 	if t.In.Conversation.Kind == channels.KindDM {
 		if f := strings.Fields(t.Person.Display); len(f) > 0 {
 			t.Name = f[0]
 		}
+	}
+	if e.mem != nil {
+		e.loadWorkingMemory(ctx, t)
 	}
 }
 
@@ -224,12 +231,16 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	if rec.Entries[0].At.IsZero() {
 		rec.Entries[0].At = now
 	}
+	if t.MemorySettings.Paused && !crisis {
+		rec.Entries = nil // incognito: the words are not kept
+	}
 	t.Diag.StoreWrites++
 	if err := e.store.CommitTurn(ctx, rec); err != nil {
 		e.log.Error("finalize: commit turn failed", slog.String("session", t.Session.ID), slog.Any("err", err))
 		return
 	}
 	t.Checkpoint = cp
+	e.queueMemory(ctx, t)
 }
 
 // reply returns an outbound answering the turn's message in its conversation.

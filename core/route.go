@@ -6,6 +6,7 @@ type Node string
 // The nodes of the turn graph.
 const (
 	NodeGateway     Node = "gateway"
+	NodeApproval    Node = "approval"
 	NodeCommand     Node = "command"
 	NodeCrisisGate  Node = "crisis_gate"
 	NodeCrisisLog   Node = "crisis_log"
@@ -22,6 +23,7 @@ const (
 // place where flow is decided:
 //
 //	gateway ─┬─ pure command ───────────────────────────────────────────────── end
+//	         ├─ yes/no to a pending approval: resume it ─────────────────────── end
 //	         └─ crisis gate ─ (log if level ≥ 1) ─┬─ crisis reply ─────────────── finalize ─ end
 //	                           (or third party) ──┤
 //	                                              ├─ command (with words after it) ─────── end
@@ -36,6 +38,10 @@ func route(t *Turn) Node {
 	switch {
 	case !t.gatewayDone:
 		return NodeGateway
+	case t.ApprovalAnswer != "" && t.Err == nil && !t.approvalDone:
+		return NodeApproval
+	case t.approvalDone:
+		return NodeEnd
 	case cmd && t.Command.Pure() && t.Err == nil && !t.commandDone:
 		return NodeCommand
 	case cmd && t.Command.Pure():

@@ -20,6 +20,12 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		want Node
 	}{
 		{"new turn starts at the gateway", Turn{}, NodeGateway},
+		{"yes to a pending approval resumes it", Turn{gatewayDone: true, ApprovalAnswer: "yes"}, NodeApproval},
+		{"no to a pending approval resumes it", Turn{gatewayDone: true, ApprovalAnswer: "no"}, NodeApproval},
+		{"approval answered ends the turn", Turn{gatewayDone: true, ApprovalAnswer: "yes", approvalDone: true}, NodeEnd},
+		{"approval with a broken store goes to the crisis gate", Turn{gatewayDone: true, ApprovalAnswer: "yes", Err: errStore}, NodeCrisisGate},
+		{"plain-word memory command is assessed first", Turn{gatewayDone: true, Command: &Command{Name: "memory", Args: "list", Plain: true}}, NodeCrisisGate},
+		{"assessed plain-word memory command runs", Turn{gatewayDone: true, Command: &Command{Name: "memory", Args: "list", Plain: true}, Assessment: assessed(0)}, NodeCommand},
 		{"pure command goes to the command node", Turn{gatewayDone: true, Command: &Command{Name: "help"}}, NodeCommand},
 		{"pure command ends after it ran", Turn{gatewayDone: true, Command: &Command{Name: "help"}, commandDone: true}, NodeEnd},
 		{"pure command with a broken store ends", Turn{gatewayDone: true, Command: &Command{Name: "reset"}, Err: errStore}, NodeEnd},
@@ -56,7 +62,7 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		})
 		seen[tt.want] = true
 	}
-	for _, n := range []Node{NodeGateway, NodeCommand, NodeCrisisGate, NodeCrisisLog, NodeCrisisReply,
+	for _, n := range []Node{NodeGateway, NodeApproval, NodeCommand, NodeCrisisGate, NodeCrisisLog, NodeCrisisReply,
 		NodeLoadMemory, NodeDispatch, NodeTherapeutic, NodeFinalize, NodeEnd} {
 		if !seen[n] {
 			t.Errorf("no route case reaches node %s", n)
@@ -82,6 +88,41 @@ func TestParseCommand(t *testing.T) {
 		got := parseCommand(tt.in)
 		if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
 			t.Errorf("parseCommand(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestPlainWordsAreMemoryCommandsOnlyWhenTheWholeMessageIsOne(t *testing.T) {
+	tests := []struct {
+		in   string
+		want *Command
+	}{
+		{"What do you remember about me?", &Command{Name: "memory", Args: "list", Plain: true}},
+		{"forget that I mentioned my ex", &Command{Name: "forget", Args: "my ex", Plain: true}},
+		{"Please forget everything about me.", &Command{Name: "forget", Args: "all", Plain: true}},
+		{"forget number 3", &Command{Name: "forget", Args: "3", Plain: true}},
+		{"export my data", &Command{Name: "export", Plain: true}},
+		{"go incognito", &Command{Name: "memory", Args: "pause", Plain: true}},
+		{"start remembering again", &Command{Name: "memory", Args: "resume", Plain: true}},
+		{"turn recall off", &Command{Name: "memory", Args: "recall off", Plain: true}},
+		{"never mention hotlines", &Command{Name: "memory", Args: "unsafe-rule", Plain: true}},
+		{"I keep trying to forget my ex but I can't", nil},
+		{"what do you remember about me and my sister when we were kids", nil},
+		{"I can't forget what he said", nil},
+	}
+	for _, tt := range tests {
+		got := plainMemoryCommand(tt.in)
+		if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+			t.Errorf("plainMemoryCommand(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestApprovalAnswers(t *testing.T) {
+	for in, want := range map[string]string{"yes": "yes", "Yes!": "yes", "yes, forget everything": "yes", "ok": "yes",
+		"no": "no", "Nope.": "no", "cancel": "no", "yes but first tell me": "", "I said no to him": ""} {
+		if got := approvalAnswer(in); got != want {
+			t.Errorf("approvalAnswer(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -51,8 +51,8 @@ func (e *Engine) respondTherapy(ctx context.Context, t *Turn) {
 		Exercise:       cp.ExerciseType,
 		Step:           cp.ExerciseStep,
 		State:          e.therapyState(t),
-		Memory:         t.Memory,
-		Rules:          t.Rules,
+		Memory:         therapyMemory(t.Memory),
+		Rules:          therapyRules(t.Memory),
 		Decision:       t.decision,
 		MaxRunes:       e.maxReplyRunes,
 	}
@@ -68,8 +68,42 @@ func (e *Engine) respondTherapy(ctx context.Context, t *Turn) {
 	t.Diag.GuardRule = r.GuardReason
 	cp.Stage, cp.ExerciseType, cp.ExerciseStep = string(r.Stage), r.Exercise, r.Step
 	e.saveTherapyState(t, r.State)
+	r.Text = withRecall(t, r.Text)
 	t.Reply, t.ReplyKind = r.Text, channels.OutReply
 	t.Out = append(t.Out, t.reply(channels.OutReply, r.Text))
+}
+
+// therapyMemory formats working memory for the therapeutic branch: each
+// entry as a sentence, with the person's own words as its quote.
+func therapyMemory(w *memory.Working) []therapy.MemoryItem {
+	if w == nil {
+		return nil
+	}
+	items := make([]therapy.MemoryItem, 0, len(w.Entries))
+	for _, en := range w.Entries {
+		switch {
+		case en.Fact != nil:
+			items = append(items, therapy.MemoryItem{Kind: "fact", Text: en.Fact.Sentence(), Quote: en.Fact.Evidence})
+		case en.Episode != nil:
+			items = append(items, therapy.MemoryItem{Kind: "episode", Text: en.Text()})
+		}
+	}
+	return items
+}
+
+// therapyRules returns the person's style rules in their words. The
+// "address" rule is the name to use, already in Turn.Name.
+func therapyRules(w *memory.Working) []string {
+	if w == nil {
+		return nil
+	}
+	rules := make([]string, 0, len(w.Rules))
+	for _, r := range w.Rules {
+		if r.Key != "address" {
+			rules = append(rules, r.Text)
+		}
+	}
+	return rules
 }
 
 // interruptTherapy runs on a crisis turn: the crisis reply wins, any

@@ -50,11 +50,14 @@ type Turn struct {
 	MemoryLoaded bool
 	// Name is how to address the person, empty for no name.
 	Name string
-	// Memory is the working memory for the therapeutic branch, best first;
-	// Rules are the person's procedural rules in their words. Load memory
-	// fills them; both may be empty.
-	Memory []therapy.MemoryItem
-	Rules  []string
+	// Memory is the working memory retrieved for this turn (DMs only); nil
+	// without a memory store or when retrieval failed.
+	Memory *memory.Working
+	// MemorySettings are the person's memory controls (incognito, recall).
+	MemorySettings memory.Settings
+	// ApprovalAnswer is "yes" or "no" when the message answers the
+	// checkpoint's pending approval.
+	ApprovalAnswer string
 
 	// --- decided: this turn
 	Command    *Command
@@ -95,6 +98,7 @@ type Turn struct {
 	crisisLogged bool
 	replied      bool
 	finalized    bool
+	approvalDone bool
 	// Err is a failure that stops the ordinary path. The crisis gate still
 	// runs after it, so a broken store never silences a crisis reply.
 	Err error

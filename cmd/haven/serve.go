@@ -17,6 +17,8 @@ import (
 	"github.com/havenbot/haven/configs"
 	"github.com/havenbot/haven/core"
 	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/memory"
+	"github.com/havenbot/haven/memory/extract"
 	"github.com/havenbot/haven/memory/sqlite"
 	"github.com/havenbot/haven/safety"
 )
@@ -58,17 +60,50 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return err
 	}
 	gate := safety.NewGate(safety.GateOptions{LLM: model, Deadline: cfg.Safety.LLMDeadline})
-	engine, err := core.New(core.Options{
+	embedder, err := newEmbedder(cfg)
+	if err != nil {
+		return err
+	}
+	worker, err := newMemoryWorker(cfg, store, model, embedder, log)
+	if err != nil {
+		return err
+	}
+	opts := core.Options{
 		Store:             store,
 		Gate:              gate,
 		DefaultCountry:    cfg.Safety.DefaultCountry,
 		AlertConversation: cfg.Safety.AlertConversation,
 		LLM:               model,
 		Logger:            log,
-	})
+		Memories:          store,
+		MemoryTokenBudget: cfg.Memory.TokenBudget,
+		MemoryNotify:      worker.Notify,
+	}
+	if embedder != nil {
+		opts.Embedder = embedder
+	}
+	engine, err := core.New(opts)
 	if err != nil {
 		return err
 	}
+	// The memory worker runs beside the hub and stops after it: at shutdown
+	// it first finishes the jobs already queued (bounded by the drain
+	// timeout); whatever it cannot finish stays queued for the next start.
+	workerCtx, stopWorker := context.WithCancel(context.WithoutCancel(ctx))
+	workerDone := make(chan struct{})
+	go func() {
+		defer close(workerDone)
+		worker.Run(workerCtx)
+	}()
+	defer func() {
+		stopWorker()
+		<-workerDone
+		drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.Hub.DrainTimeout)
+		defer cancel()
+		if err := worker.Drain(drainCtx); err != nil {
+			log.Warn("memory jobs left for the next start", slog.Any("err", err))
+		}
+	}()
 	hub := channels.NewHub(engine, store, store, channels.HubOptions{
 		Workers:      cfg.Hub.Workers,
 		MaxQueued:    cfg.Hub.MaxQueued,
@@ -236,4 +271,41 @@ func isTerminal(r io.Reader) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// newEmbedder returns the configured embedding client, or nil when vector
+// search is not configured.
+func newEmbedder(cfg configs.Config) (*llm.OpenAIEmbedder, error) {
+	if !cfg.EmbeddingsEnabled() {
+		return nil, nil
+	}
+	e, err := llm.NewOpenAIEmbedder(llm.EmbedderConfig{
+		BaseURL: cfg.EmbeddingsURL(),
+		Model:   cfg.Memory.EmbeddingsModel,
+		APIKey:  cfg.LLM.APIKey,
+		Timeout: cfg.LLM.Timeout,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("configure embeddings: %w", err)
+	}
+	return e, nil
+}
+
+// newMemoryWorker returns the background worker of the memory queue.
+func newMemoryWorker(cfg configs.Config, store *sqlite.Store, model llm.Client, embedder *llm.OpenAIEmbedder, log *slog.Logger) (*extract.Worker, error) {
+	o := extract.WorkerOptions{
+		Store:       store,
+		Extractor:   &extract.Extractor{LLM: core.ExtractionLLM(model), Log: log},
+		IdleTimeout: cfg.Memory.IdleTimeout,
+		Retention: memory.Retention{
+			Transcripts: cfg.Memory.TranscriptRetention,
+			Inactive:    cfg.Memory.InactiveRetention,
+			CrisisLog:   cfg.Memory.CrisisLogRetention,
+		},
+		Logger: log,
+	}
+	if embedder != nil {
+		o.Embedder = embedder
+	}
+	return extract.NewWorker(o)
 }

@@ -80,6 +80,8 @@ type Store struct {
 	// r is the read pool (query_only connections).
 	r    *sql.DB
 	opts options
+	// vec caches which vector tables exist.
+	vec vecTables
 }
 
 type options struct {

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestChatLearnsANameARelationshipAndAPreferenceAndUsesThemAfterARestart
+// drives the binary twice on one database: the first run learns, the
+// second (a new process, a new session) uses what was learned.
+func TestChatLearnsANameARelationshipAndAPreferenceAndUsesThemAfterARestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "h.db")
+	code, out, errOut := haven(t, "hi\nmy name is Sam\nmy sister Anna has been really supportive lately\nI love hiking, it clears my head\nbye for now\n",
+		noEnv, "chat", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	if r := replies(out); len(r) != 5 {
+		t.Fatalf("first run: got %d replies, want 5:\n%s", len(r), out)
+	}
+
+	code, out, errOut = haven(t, "hi\nAnna came round yesterday\nI might go hiking this weekend\n/memory\n", noEnv, "chat", "--db", db)
+	if code != 0 {
+		t.Fatalf("second run exit %d, stderr:\n%s", code, errOut)
+	}
+	r := replies(out)
+	if len(r) < 4 {
+		t.Fatalf("second run: got %d replies, want 4:\n%s", len(r), out)
+	}
+	if !strings.Contains(r[0], "Sam") {
+		t.Errorf("the greeting in a new session should use the remembered name: %q", r[0])
+	}
+	if !strings.Contains(r[1], "Anna is your sister") {
+		t.Errorf("a mention of Anna should bring up the relationship: %q", r[1])
+	}
+	if !strings.Contains(r[2], "you like hiking") {
+		t.Errorf("a mention of hiking should bring up the preference: %q", r[2])
+	}
+	list := out[strings.LastIndex(out, "haven> "):]
+	for _, want := range []string{"name is Sam", "Anna is their sister", "likes hiking", "a past conversation"} {
+		if !strings.Contains(list, want) {
+			t.Errorf("/memory does not list %q:\n%s", want, list)
+		}
+	}
+}

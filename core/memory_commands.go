@@ -1,0 +1,333 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/memory"
+	"github.com/havenbot/haven/memory/extract"
+)
+
+// approvalTTL is how long "forget everything?" waits for a yes.
+const approvalTTL = 10 * time.Minute
+
+// actionForgetAll is the pending approval of "forget everything".
+const actionForgetAll = "forget_all"
+
+// unsafeRuleReply answers a request that would weaken safety.
+const unsafeRuleReply = "I hear you, and I'll keep things as light as I can. There's one thing I can't switch off, though: " +
+	"if you ever tell me you might be in danger, I'll always share a way to reach someone who can help right away. " +
+	"That's there to keep you safe, not to push you. Other than that, tell me how you'd like me to talk with you " +
+	"(shorter replies, just listening, fewer questions) and I'll remember it."
+
+// plainMemory recognises memory controls said in plain words. Each pattern
+// must match the whole message, so ordinary conversation is never taken
+// for a command.
+var plainMemory = []struct {
+	re   *regexp.Regexp
+	name string
+	args string // "$1" takes the first group
+}{
+	{regexp.MustCompile(`^(what|what else) (do|did) you (remember|know|keep) about me$|^what have you (remembered|saved|kept)( about me)?$|^(show|list)( me)? (my memories|what you remember( about me)?)$`), "memory", "list"},
+	{regexp.MustCompile(`^(please )?(can you )?forget (everything|all of it|all about me|everything (you know )?about me|everything i('ve| have) (said|told you))$`), "forget", "all"},
+	{regexp.MustCompile(`^(please )?(can you )?forget (number |#|no\.? ?)?([0-9]{1,4})$`), "forget", "$4"},
+	{regexp.MustCompile(`^(please )?(can you )?forget (that|what) i (said|mentioned|told you)( about)? (.+)$`), "forget", "$6"},
+	{regexp.MustCompile(`^(please )?(can you )?forget (about )?(my .+)$`), "forget", "$4"},
+	{regexp.MustCompile(`^(please )?(export|download|send me|give me) (all )?(my data|my memories|everything you (have|keep|know) about me)$`), "export", ""},
+	{regexp.MustCompile(`^(please )?(pause memory|go incognito|incognito( mode)?( on)?|stop remembering( things)?|don't remember anything( from now on)?)$`), "memory", "pause"},
+	{regexp.MustCompile(`^(please )?(resume memory|incognito off|start remembering( again)?|you can remember (things )?again)$`), "memory", "resume"},
+	{regexp.MustCompile(`^(please )?(turn )?(proactive )?recall (off|on)$`), "memory", "recall $4"},
+}
+
+// trimEnd drops surrounding space and trailing sentence punctuation.
+func trimEnd(s string) string {
+	return strings.TrimRight(strings.TrimSpace(s), " \t\r\n.!?")
+}
+
+// plainMemoryCommand returns the memory command a message says in plain
+// words, or nil. A request that would weaken safety ("never mention
+// hotlines") is one too: it is refused kindly.
+func plainMemoryCommand(text string) *Command {
+	// Commands are short; a long message is never one (and is not scanned).
+	if len(text) > 400 {
+		return nil
+	}
+	s := strings.ToLower(trimEnd(text))
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "’", "'")), " ")
+	if s == "" || len(s) > 200 {
+		return nil
+	}
+	for _, p := range plainMemory {
+		m := p.re.FindStringSubmatchIndex(s)
+		if m == nil {
+			continue
+		}
+		args := string(p.re.ExpandString(nil, p.args, s, m))
+		return &Command{Name: p.name, Args: strings.TrimSpace(args), Plain: true}
+	}
+	if extract.UnsafeRule(text) {
+		return &Command{Name: "memory", Args: "unsafe-rule", Plain: true}
+	}
+	return nil
+}
+
+// memoryCommand answers /memory, /forget and /export and their plain-word
+// forms. It reports false for any other command.
+func (e *Engine) memoryCommand(ctx context.Context, t *Turn) bool {
+	c := t.Command
+	var sub, arg string
+	switch c.Name {
+	case "memory":
+		sub, arg, _ = strings.Cut(c.Args, " ")
+		sub = strings.ToLower(sub)
+	case "forget":
+		sub, arg = "forget", c.Args
+	case "export":
+		sub = "export"
+	default:
+		return false
+	}
+	arg = strings.TrimSpace(arg)
+	if sub == "unsafe-rule" {
+		e.memoryReply(t, unsafeRuleReply)
+		return true
+	}
+	if e.mem == nil {
+		e.memoryReply(t, "Long-term memory isn't switched on in this Haven, so I don't keep anything about you beyond our conversations.")
+		return true
+	}
+	var text string
+	var err error
+	switch sub {
+	case "", "list":
+		text, err = e.listMemory(ctx, t)
+	case "forget":
+		text, err = e.forget(ctx, t, arg)
+	case "export":
+		text, err = e.exportMemory(ctx, t)
+	case "pause", "resume":
+		st := t.MemorySettings
+		if !t.MemoryLoaded {
+			st, err = e.mem.Settings(ctx, t.Person.ID)
+		}
+		if err == nil {
+			st.Paused = sub == "pause"
+			err = e.mem.SetSettings(ctx, t.Person.ID, st)
+		}
+		text = "Memory is paused: from now on I won't remember anything new from our conversations, until you say /memory resume. (If you're ever in danger I'll still help, and keep a record without your words.)"
+		if sub == "resume" {
+			text = "Memory is back on: I'll remember what matters from our conversations again. /memory shows what I keep."
+		}
+	case "recall":
+		on := strings.EqualFold(arg, "on")
+		if !on && !strings.EqualFold(arg, "off") {
+			text = "Say /memory recall on to let me bring up things you told me before, or /memory recall off to have me keep them to myself unless you ask."
+			break
+		}
+		var st memory.Settings
+		st, err = e.mem.Settings(ctx, t.Person.ID)
+		if err == nil {
+			st.Proactive = on
+			err = e.mem.SetSettings(ctx, t.Person.ID, st)
+		}
+		text = "Okay, I won't bring up things you told me before unless you ask."
+		if on {
+			text = "Okay, I'll bring up things you told me before when they seem to matter."
+		}
+	default:
+		text = "The memory commands are: /memory (what I remember), /forget 2 or /forget words (forget one thing), /forget all, /export, /memory pause, /memory resume, /memory recall on|off."
+	}
+	if err != nil {
+		t.Err = fmt.Errorf("memory command %s for person %s: %w", sub, t.Person.ID, err)
+		e.log.Error("memory command failed", slog.String("command", sub), slog.Any("err", err))
+		text = "Sorry, I couldn't reach my memory just now. Please try again in a moment."
+	}
+	e.memoryReply(t, text)
+	return true
+}
+
+// memoryReply answers a memory command: in a DM as usual; in a group or
+// channel privately to the person, with a short note in the channel.
+func (e *Engine) memoryReply(t *Turn, text string) {
+	t.Reply, t.ReplyKind = text, channels.OutReply
+	if !t.In.Conversation.Kind.Public() {
+		t.Out = append(t.Out, t.reply(channels.OutReply, text))
+		return
+	}
+	t.Out = append(t.Out,
+		channels.Outbound{Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutReply,
+			Private: true, Recipient: t.In.Author.ID, Text: text},
+		t.reply(channels.OutNotice, "I've answered you privately: what I remember about you is never shown here."))
+}
+
+func (e *Engine) listMemory(ctx context.Context, t *Turn) (string, error) {
+	recs, err := e.mem.Records(ctx, t.Person.ID)
+	if err != nil {
+		return "", err
+	}
+	st, err := e.mem.Settings(ctx, t.Person.ID)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if len(recs) == 0 {
+		b.WriteString("I don't remember anything about you yet.")
+	} else {
+		b.WriteString("Here's what I remember about you:\n")
+		for i, r := range recs {
+			prefix := ""
+			switch r.Ref.Kind {
+			case memory.KindRule:
+				prefix = "how you like me to talk: "
+			case memory.KindEpisode:
+				prefix = "a past conversation: "
+			}
+			fmt.Fprintf(&b, "%d. %s%s\n", i+1, prefix, r.Text())
+		}
+		b.WriteString("\nSay /forget 2 to forget one thing, /forget and some words to forget what mentions them, /forget all for everything, or /export for a copy.")
+	}
+	if st.Paused {
+		b.WriteString("\nMemory is paused (incognito): /memory resume turns it back on.")
+	}
+	if !st.Proactive {
+		b.WriteString("\nProactive recall is off: /memory recall on turns it back on.")
+	}
+	return b.String(), nil
+}
+
+func (e *Engine) forget(ctx context.Context, t *Turn, arg string) (string, error) {
+	switch strings.ToLower(arg) {
+	case "":
+		return "What should I forget? Say /forget 2 (a number from /memory), /forget and some words, or /forget all.", nil
+	case "all", "everything":
+		cp := t.Checkpoint
+		cp.PendingApproval = &memory.Approval{
+			Action:  actionForgetAll,
+			Prompt:  "forget everything",
+			Expires: e.now().Add(approvalTTL),
+		}
+		t.Diag.StoreWrites++
+		if err := e.store.CommitTurn(ctx, memory.TurnRecord{SessionID: t.Session.ID, Checkpoint: cp}); err != nil {
+			return "", err
+		}
+		t.Checkpoint = cp
+		return "Are you sure? I'll delete everything I hold about you: what I remember, our conversations, your settings. " +
+			"It can't be undone. Reply yes to go ahead or no to keep it.", nil
+	}
+	recs, err := e.mem.Records(ctx, t.Person.ID)
+	if err != nil {
+		return "", err
+	}
+	if n, err := strconv.Atoi(arg); err == nil {
+		if n < 1 || n > len(recs) {
+			return fmt.Sprintf("I don't have a number %d; /memory shows the list (%d %s).", n, len(recs), plural(len(recs), "item", "items")), nil
+		}
+		r := recs[n-1]
+		if err := e.mem.Forget(ctx, t.Person.ID, r.Ref); err != nil {
+			return "", err
+		}
+		return "Done, I've forgotten that: " + r.Text(), nil
+	}
+	var refs []memory.Ref
+	for _, r := range recs {
+		if memory.Matches(arg, r.Text()) {
+			refs = append(refs, r.Ref)
+		}
+	}
+	ids, err := e.mem.MatchTranscript(ctx, t.Person.ID, func(s string) bool { return memory.Matches(arg, s) })
+	if err != nil {
+		return "", err
+	}
+	for _, id := range ids {
+		refs = append(refs, memory.Ref{Kind: memory.KindTranscript, ID: id})
+	}
+	if len(refs) == 0 {
+		return "I couldn't find anything I remember about that. /memory shows everything I keep.", nil
+	}
+	if err := e.mem.Forget(ctx, t.Person.ID, refs...); err != nil {
+		return "", err
+	}
+	n := len(refs) - len(ids)
+	return fmt.Sprintf("Done. I've forgotten %d %s about that, and %d %s of our conversations that mentioned it.",
+		n, plural(n, "memory", "memories"), len(ids), plural(len(ids), "line", "lines")), nil
+}
+
+func (e *Engine) exportMemory(ctx context.Context, t *Turn) (string, error) {
+	ex, err := e.mem.Export(ctx, t.Person.ID)
+	if err != nil {
+		return "", err
+	}
+	data, err := json.MarshalIndent(ex, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encode export: %w", err)
+	}
+	return "Here's everything I hold about you, as JSON:\n\n```json\n" + string(data) + "\n```", nil
+}
+
+var (
+	reYes = regexp.MustCompile(`^(yes|y|yep|yeah|yup|sure|ok|okay|do it|go ahead|confirm|yes please|yes,? (forget|delete) (it|everything|all)( please)?)$`)
+	reNo  = regexp.MustCompile(`^(no|n|nope|nah|cancel|stop|don't|do not|keep it|no thanks|no thank you|never ?mind)$`)
+)
+
+// approvalAnswer reads a message as the answer to a pending approval:
+// "yes", "no", or "" for anything else.
+func approvalAnswer(text string) string {
+	if len(text) > 100 {
+		return ""
+	}
+	s := strings.ToLower(trimEnd(text))
+	switch {
+	case reYes.MatchString(s):
+		return "yes"
+	case reNo.MatchString(s):
+		return "no"
+	}
+	return ""
+}
+
+// checkApproval runs at the gateway: an expired approval, or one the
+// message does not answer, is dropped; a yes or no is recorded for the
+// approval node.
+func (e *Engine) checkApproval(t *Turn) {
+	ap := t.Checkpoint.PendingApproval
+	if ap == nil {
+		return
+	}
+	if !ap.Expires.IsZero() && e.now().After(ap.Expires) {
+		t.Checkpoint.PendingApproval = nil
+		return
+	}
+	if t.ApprovalAnswer = approvalAnswer(t.In.Text); t.ApprovalAnswer == "" {
+		t.Checkpoint.PendingApproval = nil
+	}
+}
+
+// approval carries out or cancels the pending approval.
+func (e *Engine) approval(ctx context.Context, t *Turn) {
+	t.approvalDone = true
+	ap := t.Checkpoint.PendingApproval
+	t.Checkpoint.PendingApproval = nil
+	if ap != nil && ap.Action == actionForgetAll && t.ApprovalAnswer == "yes" && e.mem != nil {
+		t.Diag.StoreWrites++
+		if err := e.mem.ForgetAll(ctx, t.Person.ID); err != nil {
+			t.Err = fmt.Errorf("forget everything about person %s: %w", t.Person.ID, err)
+			e.memoryReply(t, "Sorry, something went wrong and I couldn't delete everything. Nothing was lost; please try again in a moment.")
+			return
+		}
+		e.log.Info("person forgotten at their request")
+		e.memoryReply(t, "Done. I've deleted everything I held about you. If you write again, I'll meet you as someone new.")
+		return
+	}
+	t.Diag.StoreWrites++
+	if err := e.store.CommitTurn(ctx, memory.TurnRecord{SessionID: t.Session.ID, Checkpoint: t.Checkpoint}); err != nil {
+		e.log.Error("approval: save checkpoint failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+	}
+	e.memoryReply(t, "Okay, I've kept everything as it was.")
+}

@@ -1,0 +1,218 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/memory"
+	"github.com/havenbot/haven/memory/extract"
+)
+
+// loadWorkingMemory fills the turn's memory fields from the memory store:
+// the person's settings always, and in a DM the working memory retrieved
+// for the message and the name to use. A failure is logged; the turn goes
+// on without memory.
+func (e *Engine) loadWorkingMemory(ctx context.Context, t *Turn) {
+	st, err := e.mem.Settings(ctx, t.Person.ID)
+	if err != nil {
+		e.log.Warn("load memory settings failed", slog.String("person", t.Person.ID), slog.Any("err", err))
+		// Fail towards privacy: remember nothing new this turn.
+		st = memory.Settings{Paused: true}
+	}
+	t.MemorySettings = st
+	if t.In.Conversation.Kind != channels.KindDM {
+		return // memory is never used where others can read it
+	}
+	w, err := e.retriever.Retrieve(ctx, memory.Query{
+		PersonID:  t.Person.ID,
+		Text:      t.In.Text,
+		Proactive: st.Proactive,
+		CatchUp:   t.Checkpoint.TurnCount == 0,
+	})
+	if err != nil {
+		e.log.Warn("load working memory failed", slog.String("person", t.Person.ID), slog.Any("err", err))
+		return
+	}
+	if w.VectorErr != nil {
+		e.log.Warn("memory: vector search unavailable this turn", slog.Any("err", w.VectorErr))
+	}
+	t.Memory = &w
+	for _, en := range w.Entries {
+		if en.Fact != nil && en.Fact.Predicate == memory.PredName && en.Fact.Subject == memory.Self {
+			t.Name = en.Fact.Object
+		}
+	}
+	for _, r := range w.Rules {
+		if r.Key == "address" {
+			t.Name = r.Text
+		}
+	}
+	if name, ok := extract.AddressName(t.In.Text); ok {
+		t.Name = name
+	}
+}
+
+// withRecall puts one remembered fact the person's message brought up, or a
+// catch-up on the last session, in front of the reply: lightly, as a
+// statement, only in a DM with proactive recall on, never a self-belief, and
+// not the one recalled in the previous reply.
+func withRecall(t *Turn, reply string) string {
+	if t.Memory == nil || !t.MemorySettings.Proactive || t.In.Conversation.Kind != channels.KindDM {
+		return reply
+	}
+	for _, en := range t.Memory.Entries {
+		key := fmt.Sprintf("recall:%s:%d", en.Ref.Kind, en.Ref.ID)
+		if en.Pinned || contains(t.Checkpoint.LastReplyKeys, key) {
+			continue
+		}
+		var line string
+		switch {
+		case en.CatchUp && en.Episode != nil:
+			line = catchUpLine(*en.Episode)
+		case en.Matched && en.Fact != nil && en.Fact.SessionID != t.Session.ID:
+			line = youSentence(*en.Fact)
+			if line != "" {
+				line = "I remember " + line + "."
+			}
+		}
+		if line != "" {
+			t.ReplyKeys = append(t.ReplyKeys, key)
+			// After a greeting ("Hi Sam, good to see you again."), not before it.
+			if greeting.MatchString(reply) {
+				if i := strings.Index(reply, ". "); i > 0 {
+					return reply[:i+2] + line + " " + reply[i+2:]
+				}
+			}
+			return line + " " + reply
+		}
+	}
+	return reply
+}
+
+var greeting = regexp.MustCompile(`^(Hi|Hello|Hey)\b`)
+
+func contains(xs []string, x string) bool {
+	for _, s := range xs {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+func catchUpLine(ep memory.Episode) string {
+	if len(ep.OpenLoops) > 0 {
+		loop := strings.TrimPrefix(ep.OpenLoops[0], "wanted to ")
+		loop = strings.NewReplacer(" their ", " your ", " them ", " you ", " themself", " yourself").Replace(" " + loop + " ")
+		return "Last time you mentioned you wanted to " + strings.TrimSpace(loop) + "."
+	}
+	if len(ep.Themes) > 0 {
+		return "Last time we talked about " + strings.Join(ep.Themes, " and ") + "."
+	}
+	return ""
+}
+
+// youSentence says a fact back to the person, or "" for facts Haven does not
+// bring up on its own.
+func youSentence(f memory.Fact) string {
+	switch f.Predicate {
+	case memory.PredRelationship:
+		return f.Subject + " is your " + f.Object
+	case memory.PredPet:
+		return f.Subject + " is your " + f.Object
+	case memory.PredLikes:
+		return "you like " + f.Object
+	case memory.PredDislikes:
+		return "you're not a fan of " + f.Object
+	case memory.PredLivesIn:
+		return "you live in " + f.Object
+	case memory.PredWorksAs:
+		return "you work as " + article(f.Object) + f.Object
+	case memory.PredWorksAt:
+		return "you work at " + f.Object
+	case memory.PredStudies:
+		return "you study " + f.Object
+	}
+	return ""
+}
+
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
+		return "an "
+	}
+	return "a "
+}
+
+var reGoodbye = regexp.MustCompile(`(?i)^\s*(ok(ay)?,?\s+)?(thanks?( you)?,?\s+)?(bye|goodbye|good ?night|night night|see you|see ya|talk (to you )?(later|soon|tomorrow)|ttyl|that'?s all for (now|today)|i have to go|i'?ve got to go|gotta go)\b[\s\w,!.]*$`)
+
+// queueMemory queues the background extraction of the turn and, after an
+// explicit goodbye, ends the session so its episode is written. Crisis turns,
+// incognito, commands and turns without a memory store queue nothing.
+func (e *Engine) queueMemory(ctx context.Context, t *Turn) {
+	if e.mem == nil || !t.MemoryLoaded || t.ReplyKind == channels.OutCrisis || t.MemorySettings.Paused || t.Command != nil {
+		return
+	}
+	t.Diag.StoreWrites++
+	if err := e.mem.Enqueue(ctx, memory.Job{Kind: memory.JobTurn, PersonID: t.Person.ID, SessionID: t.Session.ID,
+		Turn: t.Checkpoint.TurnCount, Text: t.In.Text}); err != nil {
+		e.log.Error("queue memory extraction failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+		return
+	}
+	if reGoodbye.MatchString(t.In.Text) {
+		ended, err := e.mem.EndSession(ctx, t.Session.ID, e.now())
+		if err != nil {
+			e.log.Error("end session after goodbye failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+		} else if ended {
+			e.sessionEnded(ctx, t.Person.ID, t.Session.ID)
+		}
+	}
+	e.notifyMemory()
+}
+
+// sessionEnded queues the episode of an ended session.
+func (e *Engine) sessionEnded(ctx context.Context, personID, sessionID string) {
+	if e.mem == nil {
+		return
+	}
+	if st, err := e.mem.Settings(ctx, personID); err == nil && st.Paused {
+		return
+	}
+	if err := e.mem.Enqueue(ctx, memory.Job{Kind: memory.JobSessionEnd, PersonID: personID, SessionID: sessionID}); err != nil {
+		e.log.Error("queue episode failed", slog.String("session", sessionID), slog.Any("err", err))
+		return
+	}
+	e.notifyMemory()
+}
+
+func (e *Engine) notifyMemory() {
+	if e.memNotify != nil {
+		e.memNotify()
+	}
+}
+
+// ExtractionLLM adapts a model client to the extractor's LLM function: one
+// system and one user message, JSON following schema, temperature 0.
+func ExtractionLLM(c llm.Client) extract.LLM {
+	if c == nil {
+		return nil
+	}
+	return func(ctx context.Context, system, user, schemaName string, schema json.RawMessage) (string, error) {
+		zero := float32(0)
+		resp, err := c.Complete(ctx, llm.Request{
+			Messages:    []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
+			Schema:      &llm.Schema{Name: schemaName, JSON: schema},
+			Temperature: &zero,
+			MaxTokens:   800,
+		})
+		if err != nil {
+			return "", err
+		}
+		return resp.Content, nil
+	}
+}

@@ -189,7 +189,7 @@ func (e *Engine) listMemory(ctx context.Context, t *Turn) (string, error) {
 			case memory.KindEpisode:
 				prefix = "a past conversation: "
 			}
-			fmt.Fprintf(&b, "%d. %s%s\n", i+1, prefix, r.Text())
+			fmt.Fprintf(&b, "%d. %s%s\n", i+1, prefix, r.ToPerson())
 		}
 		b.WriteString("\nSay /forget 2 to forget one thing, /forget and some words to forget what mentions them, /forget all for everything, or /export for a copy.")
 	}
@@ -233,7 +233,7 @@ func (e *Engine) forget(ctx context.Context, t *Turn, arg string) (string, error
 		if err := e.mem.Forget(ctx, t.Person.ID, r.Ref); err != nil {
 			return "", err
 		}
-		return "Done, I've forgotten that: " + r.Text(), nil
+		return "Done, I've forgotten that: " + r.ToPerson(), nil
 	}
 	var refs []memory.Ref
 	for _, r := range recs {

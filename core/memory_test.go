@@ -172,7 +172,7 @@ func TestForgetByQueryRemovesTheMemoryFromRetrievalAndExport(t *testing.T) {
 	}
 	// Forget by number: /memory lists Biscuit as 1.
 	list := texts(m.say(t, "bo", "/memory"))
-	if !strings.Contains(list, "1. Biscuit is their dog") {
+	if !strings.Contains(list, "1. Biscuit is your dog") {
 		t.Fatalf("list = %q", list)
 	}
 	if reply := texts(m.say(t, "bo", "/forget 1")); !strings.Contains(reply, "Biscuit") {

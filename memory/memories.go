@@ -92,6 +92,38 @@ func (f Fact) Same(old Fact) bool {
 		strings.EqualFold(f.Object, old.Object)
 }
 
+// ToPerson says the fact to the person it is about ("you live in Leeds",
+// "Anna is your sister"), for lists and confirmations they read.
+func (f Fact) ToPerson() string {
+	if f.Subject == Self {
+		switch f.Predicate {
+		case PredName:
+			return "your name is " + f.Object
+		case PredPronouns:
+			return "your pronouns are " + f.Object
+		case PredLivesIn:
+			return "you live in " + f.Object
+		case PredWorksAs:
+			return "you work as " + f.Object
+		case PredWorksAt:
+			return "you work at " + f.Object
+		case PredStudies:
+			return "you study " + f.Object
+		case PredLikes:
+			return "you like " + f.Object
+		case PredDislikes:
+			return "you dislike " + f.Object
+		case PredSelfBelief:
+			return "you said about yourself: " + f.Object
+		}
+	}
+	switch f.Predicate {
+	case PredRelationship, PredPet:
+		return f.Subject + " is your " + f.Object
+	}
+	return f.Sentence()
+}
+
 // Sentence renders the fact in plain words ("lives in Leeds", "Anna is
 // their sister").
 func (f Fact) Sentence() string {
@@ -258,6 +290,25 @@ type Record struct {
 
 // Text is the record in plain words, for lists and for matching a "forget"
 // query.
+// ToPerson renders the record for the person it is about, as Text does
+// but in the second person.
+func (r Record) ToPerson() string {
+	switch {
+	case r.Fact != nil:
+		s := r.Fact.ToPerson()
+		if r.Fact.Evidence != "" {
+			s += ` ("` + r.Fact.Evidence + `")`
+		}
+		if !r.Fact.Active {
+			s += " [replaced]"
+		}
+		return s
+	case r.Rule != nil && r.Rule.Key == "address":
+		return "call you " + r.Rule.Text
+	}
+	return r.Text()
+}
+
 func (r Record) Text() string {
 	switch {
 	case r.Fact != nil:

@@ -38,7 +38,7 @@ func TestChatLearnsANameARelationshipAndAPreferenceAndUsesThemAfterARestart(t *t
 		t.Errorf("a mention of hiking should bring up the preference: %q", r[2])
 	}
 	list := out[strings.LastIndex(out, "haven> "):]
-	for _, want := range []string{"name is Sam", "Anna is their sister", "likes hiking", "a past conversation"} {
+	for _, want := range []string{"your name is Sam", "Anna is your sister", "you like hiking", "a past conversation"} {
 		if !strings.Contains(list, want) {
 			t.Errorf("/memory does not list %q:\n%s", want, list)
 		}

@@ -44,7 +44,8 @@ type Decision struct {
 }
 
 var (
-	greetingRE = regexp.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven|again)?[\s!.,]*$`)
+	// greetingRE is a greeting alone, or with an introduction ("hi, I'm Sam").
+	greetingRE = regexp.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven|again)?[\s!.,]*((i'm|i’m|im|i am|this is|my name is|my name's) [a-z]+[\s!.]*)?$`)
 	thanksRE   = regexp.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)
 	goodbyeRE  = regexp.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|see you|talk (to you )?(later|tomorrow|soon)|gotta go|have to go|need to go|i'?ll go now|ttyl|signing off|that'?s all for (now|today))\b`)
 	whoRE      = regexp.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(real )?(human|real|person|bot|ai|robot|machine|therapist|counsel+or|psychologist|doctor|professional)\b|\b(can|could|will) you be my (therapist|counsel+or|doctor)\b|\bam i (talking|speaking|chatting) (to|with) (a |an )?(real |actual )?(person|human|bot|ai|robot|machine)\b`)

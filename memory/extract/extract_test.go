@@ -23,6 +23,11 @@ func TestDeterministicExtractors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Hi, my name is sam.", "self name=Sam now"},
 		{"please call me Sam", "rule address=Sam now"},
+		{"hi, I'm Sam", "self name=Sam now"},
+		{"this is Priya!", "self name=Priya now"},
+		{"I'm Tired", ""},
+		{"I'm tired", ""},
+		{"hi, I'm so tired", ""},
 		{"my pronouns are they/them", "self pronouns=they/them now"},
 		{"My sister Anna is visiting", "Anna relationship=sister now"},
 		{"my best friend, Priya, gets it", "Priya relationship=best friend now"},

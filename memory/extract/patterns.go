@@ -47,7 +47,10 @@ const (
 )
 
 var (
-	reName        = regexp.MustCompile(`(?i:\bmy name(?:'s| is)|\bi(?:'m| am) called|\bname's)\s+` + anyName)
+	reName = regexp.MustCompile(`(?i:\bmy name(?:'s| is)|\bi(?:'m| am) called|\bname's)\s+` + anyName)
+	// reIntro is a short introduction, "hi, I'm Sam" or "this is Sam": a
+	// capitalized name ending the sentence ("I'm tired" is not a name).
+	reIntro       = regexp.MustCompile(`^(?:(?i:hi+|hello+|hey+|hiya)(?: (?i:there|haven))?[\s,!.]+)?(?i:i'm|i’m|im|i am|this is)\s+([A-Z][a-z]{1,20})[\s!.]*$`)
 	reCallMe      = regexp.MustCompile(`(?i:\b(?:please |you can |just )?call me)\s+` + anyName + `\b`)
 	rePronouns    = regexp.MustCompile(`(?i)\b(?:my pronouns are|i use|i go by)\s+(she/her|he/him|they/them|she/they|he/they|xe/xem|ze/zir|it/its)\b`)
 	reRelation    = regexp.MustCompile(`\b(?i:my)\s+(?i:` + relation + `)` + namedAs + name)
@@ -142,6 +145,9 @@ func Deterministic(text string) []Candidate {
 				addFact(memory.Self, memory.PredName, titleCase(m[1]), sent, 0.95, memory.CommitNow)
 			}
 		}
+		if m := reIntro.FindStringSubmatch(strings.TrimSpace(sent)); m != nil && isName(m[1]) {
+			addFact(memory.Self, memory.PredName, m[1], sent, 0.9, memory.CommitNow)
+		}
 		for _, m := range reCallMe.FindAllStringSubmatch(sent, -1) {
 			if isName(m[1]) {
 				add(Candidate{Rule: &memory.Rule{Key: "address", Text: titleCase(m[1]), Evidence: memory.Quote(sent)}, Policy: memory.CommitNow})
@@ -230,8 +236,8 @@ func sentences(text string) []string {
 // me Sam", "my name is Sam"), for use in the same turn before extraction
 // has run.
 func AddressName(text string) (string, bool) {
-	for _, re := range []*regexp.Regexp{reCallMe, reName} {
-		if m := re.FindStringSubmatch(text); m != nil && isName(m[1]) {
+	for _, re := range []*regexp.Regexp{reCallMe, reName, reIntro} {
+		if m := re.FindStringSubmatch(strings.TrimSpace(text)); m != nil && isName(m[1]) {
 			return titleCase(m[1]), true
 		}
 	}

@@ -92,8 +92,13 @@ func (w *Worker) Run(ctx context.Context) error {
 	sweep := time.NewTicker(w.o.SweepEvery)
 	defer sweep.Stop()
 	w.maintain(ctx)
+	// A job that has started runs to its end even when ctx is cancelled
+	// (its model calls keep their own deadlines): cancelling mid-job would
+	// leave it leased or pushed back by a retry backoff, and the shutdown
+	// Drain that follows would not see it.
+	jobs := context.WithoutCancel(ctx)
 	for {
-		if err := w.Drain(ctx); err != nil && ctx.Err() == nil {
+		if err := w.drain(ctx, jobs); err != nil && ctx.Err() == nil {
 			w.o.Logger.Error("memory worker: queue", slog.Any("err", err))
 		}
 		select {
@@ -126,8 +131,14 @@ func (w *Worker) maintain(ctx context.Context) {
 
 // Drain runs due jobs until none is left or ctx is done.
 func (w *Worker) Drain(ctx context.Context) error {
-	for ctx.Err() == nil {
-		did, err := w.RunOnce(ctx)
+	return w.drain(ctx, ctx)
+}
+
+// drain runs due jobs with jobCtx until none is left or stop is done; it
+// checks stop between jobs only.
+func (w *Worker) drain(stop, jobCtx context.Context) error {
+	for stop.Err() == nil {
+		did, err := w.RunOnce(jobCtx)
 		if err != nil {
 			return err
 		}
@@ -135,7 +146,7 @@ func (w *Worker) Drain(ctx context.Context) error {
 			return nil
 		}
 	}
-	return ctx.Err()
+	return stop.Err()
 }
 
 // RunOnce claims and runs one due job. did is false when none was due. A

@@ -133,17 +133,23 @@ func oneLine(s string) string {
 // messages builds the chat: the system brief, the recent conversation, and
 // the person's message, each of their messages fenced.
 func (p *plan) messages(scripted string, opts GuardOptions) []llm.Message {
-	msgs := []llm.Message{{Role: llm.RoleSystem, Content: p.systemPrompt(scripted, opts)}}
-	h := p.req.History
-	if len(h) > 8 {
-		h = h[len(h)-8:]
+	return chat(p.systemPrompt(scripted, opts), p.req.History, 8, p.req.Text)
+}
+
+// chat builds a model conversation: the system brief, the last keep lines
+// of history, and the person's message; every message of the person is
+// fenced.
+func chat(system string, history []Line, keep int, text string) []llm.Message {
+	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}}
+	if len(history) > keep {
+		history = history[len(history)-keep:]
 	}
-	for _, l := range h {
+	for _, l := range history {
 		if l.User {
 			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: fence(l.Text)})
 		} else {
 			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: l.Text})
 		}
 	}
-	return append(msgs, llm.Message{Role: llm.RoleUser, Content: fence(p.req.Text)})
+	return append(msgs, llm.Message{Role: llm.RoleUser, Content: fence(text)})
 }

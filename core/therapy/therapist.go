@@ -144,19 +144,7 @@ Answer with JSON only: {"mode_type": "...", "mode": "...", "modality": "..."}.`
 // dispatchLLMCall asks the model for the mode and validates its answer.
 func (t *Therapist) dispatchLLMCall(ctx context.Context, in DispatchInput, d *Decision) (Decision, error) {
 	temp := float32(0)
-	msgs := []llm.Message{{Role: llm.RoleSystem, Content: dispatchPrompt}}
-	h := in.History
-	if len(h) > 4 {
-		h = h[len(h)-4:]
-	}
-	for _, l := range h {
-		if l.User {
-			msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: fence(l.Text)})
-		} else {
-			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: l.Text})
-		}
-	}
-	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: fence(in.Text)})
+	msgs := chat(dispatchPrompt, in.History, 4, in.Text)
 	d.LLMCalls++
 	resp, err := t.llm.Complete(ctx, llm.Request{
 		Messages: msgs, Schema: &dispatchSchema, MaxTokens: 60, Temperature: &temp, Timeout: t.dispatchTimeout,

@@ -147,7 +147,11 @@ func classify(in DispatchInput) (Decision, bool) {
 	if goodbyeRE.MatchString(text) && len(strings.Fields(text)) <= 12 {
 		return set(intentGoodbye, ModeClosing)
 	}
-	if s, ok := askedSnippet(text, d.Modality); ok {
+	s, ok := askedSnippet(text, d.Modality)
+	if !ok {
+		s, ok = askedAboutEarlier(text, in.History)
+	}
+	if ok {
 		d.snippet = s.key
 		if d.Modality == ModalityNone {
 			d.Modality = s.modality

@@ -106,6 +106,25 @@ func askedSnippet(text string, m Modality) (snippet, bool) {
 	return snippet{}, false
 }
 
+// pointingRE is a question about something said just before: "why does
+// that happen?", "is this normal?", "what causes it?".
+var pointingRE = regexp.MustCompile(`(?i)^\s*((why (does|do|would|is|am i|can'?t i)|what (causes|makes|is|happens)|how come)\b.*\b(that|this|it|these|those|happen(s|ing)?)\b|(is|are) (it|this|that|these|those) (normal|bad|dangerous|common)\b)`)
+
+// askedAboutEarlier answers a question that points back ("why does that
+// happen?") from the topic of the person's previous message, if it has one.
+func askedAboutEarlier(text string, history []Line) (snippet, bool) {
+	if !pointingRE.MatchString(text) {
+		return snippet{}, false
+	}
+	for i := len(history) - 1; i >= 0; i-- {
+		if !history[i].User {
+			continue
+		}
+		return topicSnippet(history[i].Text)
+	}
+	return snippet{}, false
+}
+
 var generalRE = regexp.MustCompile(`(?i)\b(is (it|this|that) normal|normal to|will it (ever )?get (better|easier)|how long (does|will) (it|this))\b`)
 
 func snippetByKey(key string) (snippet, bool) {

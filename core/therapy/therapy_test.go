@@ -434,3 +434,23 @@ func TestHugeMessageIsReadFromItsStart(t *testing.T) {
 		t.Errorf("reply to a huge message: %q", r.Text)
 	}
 }
+
+func TestAQuestionThatPointsBackIsAnsweredFromTheEarlierTopic(t *testing.T) {
+	history := []Line{{User: true, Text: "I've been really anxious lately, my heart races and I can't focus"}, {Text: "When did you start feeling this way?"}}
+	tests := []struct {
+		text    string
+		history []Line
+		want    string
+	}{
+		{"why does that happen?", history, "anxiety-body"},
+		{"is this normal?", history, "anxiety-body"},
+		{"why does that happen?", nil, ""},
+		{"why did she say that?", history, ""},
+	}
+	for _, tt := range tests {
+		d, _ := classify(DispatchInput{Text: tt.text, History: tt.history})
+		if d.snippet != tt.want || (tt.want != "" && d.Mode != ModePsychoeducation) {
+			t.Errorf("%q: snippet %q mode %s, want %q", tt.text, d.snippet, d.Mode, tt.want)
+		}
+	}
+}

@@ -117,6 +117,16 @@ var themeLabels = map[string]string{
 	"relationship": "your relationship", "sleep": "sleep", "money": "money",
 }
 
+// feelingNamed returns the feeling family called name.
+func feelingNamed(name string) (feeling, bool) {
+	for _, f := range feelings {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return feeling{}, false
+}
+
 func firstFeeling(text string) (feeling, bool) {
 	for _, f := range feelings {
 		if f.words.MatchString(text) {

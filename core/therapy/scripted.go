@@ -276,6 +276,11 @@ func (p *plan) share(text string) {
 		return
 	}
 	f, hasFeeling := firstFeeling(text)
+	if !hasFeeling && p.modality == ModalityGrief {
+		// In a conversation about a loss, a message that names no feeling
+		// ("everyone says it gets easier but it doesn't") is still grief.
+		f, hasFeeling = feelingNamed("grief")
+	}
 	t, hasTopic := firstTopic(text)
 	if hasFeeling && f.name != "good" {
 		p.st.addTheme(f.name)

@@ -191,7 +191,7 @@ func (e *Engine) listMemory(ctx context.Context, t *Turn) (string, error) {
 			}
 			fmt.Fprintf(&b, "%d. %s%s\n", i+1, prefix, r.ToPerson())
 		}
-		b.WriteString("\nSay /forget 2 to forget one thing, /forget and some words to forget what mentions them, /forget all for everything, or /export for a copy.")
+		b.WriteString("\nSay /forget and a number to forget one thing, /forget and some words to forget what mentions them, /forget all for everything, or /export for a copy.")
 	}
 	if st.Paused {
 		b.WriteString("\nMemory is paused (incognito): /memory resume turns it back on.")

@@ -44,6 +44,8 @@ type Decision struct {
 }
 
 var (
+	// introRE is the person telling their name and nothing else.
+	introRE = regexp.MustCompile(`(?i)^\s*(my name is|my name's|i'm|i’m|i am|call me|this is|you can call me)\s+([a-z]+)[\s.!]*$`)
 	// greetingRE is a greeting alone, or with an introduction ("hi, I'm Sam").
 	greetingRE = regexp.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven|again)?[\s!.,]*((i'm|i’m|im|i am|this is|my name is|my name's) [a-z]+[\s!.]*)?$`)
 	thanksRE   = regexp.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)

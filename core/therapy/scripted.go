@@ -258,6 +258,16 @@ func (p *plan) share(text string) {
 		p.brief = "Greet them back warmly and invite them to share how they are."
 		return
 	}
+	if m := introRE.FindStringSubmatch(text); m != nil && p.req.Name != "" && strings.EqualFold(m[2], p.req.Name) {
+		p.mode = ModeSupportive
+		p.c.must("met", "Nice to meet you,"+p.name()+".")
+		if p.req.FirstContact {
+			p.c.must("met-who", identity)
+		}
+		p.c.ask("hello-q", "How are you doing today?", "What's on your mind?", "How has your day been?")
+		p.brief = "They told you their name. Greet them by it warmly and invite them to share how they are."
+		return
+	}
 	if p.req.FirstContact {
 		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
 	}

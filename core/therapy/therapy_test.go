@@ -454,3 +454,21 @@ func TestAQuestionThatPointsBackIsAnsweredFromTheEarlierTopic(t *testing.T) {
 		}
 	}
 }
+
+func TestAnIntroductionIsMetByNameAndOnlyAnIntroduction(t *testing.T) {
+	tests := []struct {
+		text, name string
+		met        bool
+	}{
+		{"my name is Sam", "Sam", true},
+		{"call me sam", "Sam", true},
+		{"I'm tired", "Sam", false},
+		{"I'm Sam", "", false},
+	}
+	for _, tt := range tests {
+		r := Respond(Request{Text: tt.text, Name: tt.name, TurnCount: 2})
+		if got := strings.HasPrefix(r.Text, "Nice to meet you"); got != tt.met {
+			t.Errorf("%q (name %q): %q", tt.text, tt.name, r.Text)
+		}
+	}
+}

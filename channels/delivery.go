@@ -367,7 +367,11 @@ func (p *platformQueue) plan(it *outItem) []piece {
 	if err != nil {
 		p.h.log.Info("file cannot be shown as text on this platform; sending a note", "platform", out.Platform,
 			"outbox_id", it.id, "err", err)
-		texts = Split(fileNote(out.File, "this chat can't take files and it isn't text"), p.limit)
+		why := "this chat can't take files and it isn't text"
+		if !errors.Is(err, ErrNotText) {
+			why = "this chat can't take files and its messages are too short to hold it"
+		}
+		texts = Split(fileNote(out.File, why), p.limit)
 	}
 	for _, t := range texts {
 		pieces = append(pieces, piece{text: t})

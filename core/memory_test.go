@@ -591,3 +591,23 @@ func TestAJustListenRuleFromAnEarlierSessionReachesTheTherapeuticBranch(t *testi
 		}
 	}
 }
+
+// hugeExport is a memory store whose export is over channels.MaxFileSize.
+type hugeExport struct{ *sqlite.Store }
+
+func (h hugeExport) Export(ctx context.Context, personID string) (memory.Export, error) {
+	ex, err := h.Store.Export(ctx, personID)
+	ex.Display = strings.Repeat("x", channels.MaxFileSize)
+	return ex, err
+}
+
+func TestAnExportTooLargeToSendIsExplainedNotSent(t *testing.T) {
+	m := newMemEnv(t, func(o *Options, _ *extract.WorkerOptions) { o.Memories = hugeExport{o.Store.(*sqlite.Store)} })
+	out := m.say(t, "zed", "/export")
+	if len(out) != 1 || out[0].File != nil {
+		t.Fatalf("out = %+v, want one message without a file", out)
+	}
+	if !strings.Contains(out[0].Text, "more than the 20.0 MB I can send") || !strings.Contains(out[0].Text, "Nothing has been deleted") {
+		t.Errorf("reply = %q", out[0].Text)
+	}
+}

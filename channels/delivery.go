@@ -335,11 +335,16 @@ func (p *platformQueue) finish(c *outConv, it *outItem) {
 	}
 }
 
+// MaxFileTextMessages bounds how many messages a file shown as text (on a
+// platform without FileSender) may take; a longer one is replaced by a note,
+// rather than flooding the conversation for hours under its rate limit.
+const MaxFileTextMessages = 30
+
 // plan cuts it into the sends that deliver it. Text is split at the
 // adapter's limit. A file goes with the last piece of text to SendFile
 // when the adapter is a FileSender; otherwise its content follows the text
-// as FileText messages, or, when it is not text, a note saying it could
-// not be attached. A file that fails File.Check is replaced by such a note
+// as FileText messages, or, when it is not text or would take more than
+// MaxFileTextMessages, a note saying it could not be attached. A file that fails File.Check is replaced by such a note
 // too (runTurn does this before the outbox sees it; this covers replays).
 func (p *platformQueue) plan(it *outItem) []piece {
 	out := it.out
@@ -364,7 +369,11 @@ func (p *platformQueue) plan(it *outItem) []piece {
 		return pieces
 	}
 	texts, err := FileText(out.File, p.limit)
-	if err != nil {
+	if err == nil && len(texts) > MaxFileTextMessages {
+		err = fmt.Errorf("show %s as text: %d messages, over the %d allowed", out.File.Name, len(texts), MaxFileTextMessages)
+		texts = Split(fileNote(out.File, fmt.Sprintf("this chat can't take files and as text it would take %d messages", len(texts))), p.limit)
+		p.h.log.Info("file too long to show as text on this platform; sending a note", "platform", out.Platform, "outbox_id", it.id, "err", err)
+	} else if err != nil {
 		p.h.log.Info("file cannot be shown as text on this platform; sending a note", "platform", out.Platform,
 			"outbox_id", it.id, "err", err)
 		why := "this chat can't take files and it isn't text"

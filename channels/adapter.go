@@ -30,6 +30,8 @@ func (f SinkFunc) Accept(ctx context.Context, in Inbound) error { return f(ctx, 
 //
 // Send delivers one piece of an Outbound whose Text already fits
 // MaxMessageLen. It returns a *SendError to say whether and when to retry.
+// Send never receives a File: files go to FileSender.SendFile, or are
+// turned into text by the Hub.
 //
 // Close releases what the adapter holds; it is called after Run has returned.
 type Adapter interface {
@@ -44,6 +46,25 @@ type Adapter interface {
 // conversation while a turn runs.
 type Typer interface {
 	Typing(ctx context.Context, conv Conversation) error
+}
+
+// FileSender is an optional Adapter ability, detected by type assertion:
+// deliver a file.
+//
+// SendFile delivers out.File whole (never split; the Hub has checked it
+// with File.Check) with out.Text as its caption. out.Text already fits
+// MaxMessageLen and may be empty; when the Text is longer than the
+// platform allows for a caption, the adapter sends it as a message first
+// and the file after it. Delivery rules are those of Send: Private goes
+// only to Recipient, errors are *SendError. A retried SendFile may repeat
+// a caption message that was already sent; it must never lose one.
+//
+// When a message's Text is longer than MaxMessageLen the Hub sends the
+// leading pieces with Send and the last one with SendFile. An adapter
+// without FileSender gets the file as text: the caption first, then the
+// file's content in a code fence, split without loss (see FileText).
+type FileSender interface {
+	SendFile(ctx context.Context, out Outbound) error
 }
 
 // SendError says why a send failed and whether trying again may help.

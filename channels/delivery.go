@@ -2,6 +2,9 @@ package channels
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,9 +16,16 @@ type outItem struct {
 	id       int64 // outbox id, when durable
 	durable  bool  // false when the outbox could not record it
 	out      Outbound
-	pieces   []string // split lazily at the adapter's limit
-	next     int      // index of the next piece to send
-	attempts int      // failed attempts so far
+	pieces   []piece // planned lazily at the adapter's limit
+	next     int     // index of the next piece to send
+	attempts int     // failed attempts so far
+}
+
+// piece is one send of an outbound message: a Send of text, or a
+// FileSender.SendFile of the message's file with text as its caption.
+type piece struct {
+	text string
+	file bool
 }
 
 // outConv holds one conversation's outbound messages in delivery order:
@@ -224,7 +234,7 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 	it := c.items[0]
 	p.mu.Unlock()
 	if it.pieces == nil {
-		it.pieces = Split(it.out.Text, p.limit)
+		it.pieces = p.plan(it)
 		if len(it.pieces) == 0 {
 			p.finish(c, it)
 			h.abandon(it, "empty text")
@@ -240,9 +250,16 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 		p.release(c, prio, true)
 		return
 	}
-	piece := it.out
-	piece.Text = it.pieces[it.next]
-	err := p.adapter.Send(ctx, piece)
+	pc := it.pieces[it.next]
+	msg := it.out
+	msg.Text = pc.text
+	var err error
+	if pc.file {
+		err = p.adapter.(FileSender).SendFile(ctx, msg)
+	} else {
+		msg.File = nil
+		err = p.adapter.Send(ctx, msg)
+	}
 	switch {
 	case err == nil:
 		h.stats.pieces.Add(1)
@@ -316,4 +333,89 @@ func (p *platformQueue) finish(c *outConv, it *outItem) {
 			return
 		}
 	}
+}
+
+// MaxFileTextMessages bounds how many messages a file shown as text (on a
+// platform without FileSender) may take; a longer one is replaced by a note,
+// rather than flooding the conversation for hours under its rate limit.
+const MaxFileTextMessages = 30
+
+// plan cuts it into the sends that deliver it. Text is split at the
+// adapter's limit. A file goes with the last piece of text to SendFile
+// when the adapter is a FileSender; otherwise its content follows the text
+// as FileText messages, or, when it is not text or would take more than
+// MaxFileTextMessages, a note saying it could not be attached. A file that fails File.Check is replaced by such a note
+// too (runTurn does this before the outbox sees it; this covers replays).
+func (p *platformQueue) plan(it *outItem) []piece {
+	out := it.out
+	if out.File != nil {
+		if note := checkFile(&out); note != "" {
+			p.h.log.Warn("outbound file not deliverable; sending a note instead", "platform", out.Platform,
+				"conversation", out.Conversation.ID, "outbox_id", it.id, "reason", note)
+		}
+	}
+	var pieces []piece
+	for _, t := range Split(out.Text, p.limit) {
+		pieces = append(pieces, piece{text: t})
+	}
+	if out.File == nil {
+		return pieces
+	}
+	if _, ok := p.adapter.(FileSender); ok {
+		if len(pieces) == 0 {
+			return []piece{{file: true}}
+		}
+		pieces[len(pieces)-1].file = true
+		return pieces
+	}
+	texts, err := FileText(out.File, p.limit)
+	if err == nil && len(texts) > MaxFileTextMessages {
+		err = fmt.Errorf("show %s as text: %d messages, over the %d allowed", out.File.Name, len(texts), MaxFileTextMessages)
+		texts = Split(fileNote(out.File, fmt.Sprintf("this chat can't take files and as text it would take %d messages", len(texts))), p.limit)
+		p.h.log.Info("file too long to show as text on this platform; sending a note", "platform", out.Platform, "outbox_id", it.id, "err", err)
+	} else if err != nil {
+		p.h.log.Info("file cannot be shown as text on this platform; sending a note", "platform", out.Platform,
+			"outbox_id", it.id, "err", err)
+		why := "this chat can't take files and it isn't text"
+		if !errors.Is(err, ErrNotText) {
+			why = "this chat can't take files and its messages are too short to hold it"
+		}
+		texts = Split(fileNote(out.File, why), p.limit)
+	}
+	for _, t := range texts {
+		pieces = append(pieces, piece{text: t})
+	}
+	return pieces
+}
+
+// checkFile replaces a file that fails File.Check with a note at the end of
+// out.Text, so the person learns what did not come. It returns the reason,
+// or "" when the file is fine.
+func checkFile(out *Outbound) string {
+	err := out.File.Check()
+	if err == nil {
+		return ""
+	}
+	why := "it isn't a valid file"
+	switch {
+	case errors.Is(err, ErrFileTooLarge):
+		why = "it is over the " + FormatSize(MaxFileSize) + " limit"
+	case len(out.File.Data) == 0:
+		why = "it is empty"
+	}
+	note := fileNote(out.File, why)
+	if strings.TrimSpace(out.Text) != "" {
+		note = out.Text + "\n\n" + note
+	}
+	out.Text, out.File = note, nil
+	return err.Error()
+}
+
+// fileNote tells the person a file could not be attached, and why.
+func fileNote(f *File, why string) string {
+	name := "a file"
+	if f.Name != "" {
+		name = strings.ToValidUTF8(f.Name, "?")
+	}
+	return fmt.Sprintf("(I couldn't attach %s (%s): %s.)", name, FormatSize(len(f.Data)), why)
 }

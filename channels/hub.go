@@ -499,6 +499,11 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 		if outs[i].Conversation.ID == "" {
 			outs[i].Conversation = in.Conversation
 		}
+		if outs[i].File != nil {
+			if reason := checkFile(&outs[i]); reason != "" {
+				log().Warn("outbound file not deliverable; sending a note instead", "reason", reason)
+			}
+		}
 	}
 	bctx, bcancel := bookkeeping(ctx)
 	defer bcancel()

@@ -7,8 +7,11 @@
 package channels
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Kind is the kind of a conversation.
@@ -123,6 +126,11 @@ const (
 // markup (paragraphs separated by blank lines, "- " bullets, `code`); each
 // adapter renders and escapes it for its platform. The Hub splits it at the
 // adapter's limit before Send sees it.
+//
+// An Outbound may carry a File. Text is then the file's caption (or the
+// message that goes with it) and may be empty; the file itself is
+// delivered whole and never split: through the adapter's FileSender where
+// it has one, else as text (see FileSender).
 type Outbound struct {
 	// Platform names the adapter that must deliver it.
 	Platform string
@@ -138,9 +146,78 @@ type Outbound struct {
 	Private bool
 	// Recipient is the namespaced author id a Private message is for.
 	Recipient string
-	// Text is the message body.
+	// Text is the message body; with a File, its caption.
 	Text string
+	// File, when set, is a file to deliver with the message (an export, a
+	// document). It is delivered whole and is at most MaxFileSize bytes.
+	File *File `json:",omitempty"`
 }
 
 // Priority reports whether the message jumps the delivery queue.
 func (o Outbound) Priority() bool { return o.Kind == OutCrisis }
+
+// MaxFileSize is the largest File an Outbound may carry, in bytes (20 MiB).
+// It keeps a file within what every supported platform accepts from a bot
+// (Telegram: 50 MB, Slack and Discord: 25 MB for most) and bounds the
+// outbox row that holds it (base64 in JSON, a third larger).
+const MaxFileSize = 20 << 20
+
+// maxFileName bounds File.Name, in bytes.
+const maxFileName = 255
+
+// File is a file attached to an Outbound. It is delivered whole, never
+// split; in the outbox its Data is kept (as base64 in the JSON) until the
+// message is sent.
+type File struct {
+	// Name is the file name shown to the person ("haven-export-2025-01-31.json"):
+	// a base name, no directories. Adapters that write it somewhere
+	// sanitize it again.
+	Name string
+	// ContentType is the media type of Data ("application/json"); empty
+	// means application/octet-stream.
+	ContentType string
+	// Data is the file's content, 1 to MaxFileSize bytes.
+	Data []byte
+}
+
+// ErrFileTooLarge is wrapped by File.Check for a file over MaxFileSize.
+var ErrFileTooLarge = errors.New("file too large")
+
+// Check reports what is wrong with f, or nil: a file must have a name
+// (at most 255 bytes of UTF-8, without path separators or control
+// characters) and 1 to MaxFileSize bytes of data. A file over MaxFileSize
+// gives an error wrapping ErrFileTooLarge.
+func (f *File) Check() error {
+	switch {
+	case f == nil:
+		return errors.New("no file")
+	case f.Name == "":
+		return errors.New("file has no name")
+	case len(f.Name) > maxFileName:
+		return fmt.Errorf("file name of %d bytes is over the limit of %d", len(f.Name), maxFileName)
+	case !utf8.ValidString(f.Name):
+		return fmt.Errorf("file name %q is not valid UTF-8", f.Name)
+	case strings.ContainsAny(f.Name, "/\\"), f.Name == ".", f.Name == "..":
+		return fmt.Errorf("file name %q is not a base name", f.Name)
+	case strings.ContainsFunc(f.Name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return fmt.Errorf("file name %q holds control characters", f.Name)
+	case len(f.Data) == 0:
+		return fmt.Errorf("file %s is empty", f.Name)
+	case len(f.Data) > MaxFileSize:
+		return fmt.Errorf("file %s of %s is over the limit of %s: %w", f.Name, FormatSize(len(f.Data)), FormatSize(MaxFileSize), ErrFileTooLarge)
+	}
+	return nil
+}
+
+// FormatSize renders a byte count for people: "812 bytes", "3.4 KB",
+// "20.0 MB" (powers of 1024).
+func FormatSize(n int) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+}

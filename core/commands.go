@@ -49,7 +49,7 @@ var commandList = []commandSpec{
 	{"whoami", "how Haven knows you, and this conversation's session"},
 	{"memory", "what Haven remembers about you; /memory pause|resume, /memory recall on|off"},
 	{"forget", "forget one memory (/forget 2, /forget my ex) or everything (/forget all)"},
-	{"export", "everything Haven holds about you, as JSON"},
+	{"export", "everything Haven holds about you, as a JSON file"},
 }
 
 // parseCommand returns the command at the start of text, or nil when text is

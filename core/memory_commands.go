@@ -104,6 +104,7 @@ func (e *Engine) memoryCommand(ctx context.Context, t *Turn) bool {
 		return true
 	}
 	var text string
+	var file *channels.File
 	var err error
 	switch sub {
 	case "", "list":
@@ -111,7 +112,7 @@ func (e *Engine) memoryCommand(ctx context.Context, t *Turn) bool {
 	case "forget":
 		text, err = e.forget(ctx, t, arg)
 	case "export":
-		text, err = e.exportMemory(ctx, t)
+		text, file, err = e.exportMemory(ctx, t)
 	case "pause", "resume":
 		st := t.MemorySettings
 		if !t.MemoryLoaded {
@@ -147,23 +148,29 @@ func (e *Engine) memoryCommand(ctx context.Context, t *Turn) bool {
 	if err != nil {
 		t.Err = fmt.Errorf("memory command %s for person %s: %w", sub, t.Person.ID, err)
 		e.log.Error("memory command failed", slog.String("command", sub), slog.Any("err", err))
-		text = "Sorry, I couldn't reach my memory just now. Please try again in a moment."
+		text, file = "Sorry, I couldn't reach my memory just now. Please try again in a moment.", nil
 	}
-	e.memoryReply(t, text)
+	e.memoryReplyFile(t, text, file)
 	return true
 }
 
 // memoryReply answers a memory command: in a DM as usual; in a group or
 // channel privately to the person, with a short note in the channel.
-func (e *Engine) memoryReply(t *Turn, text string) {
+func (e *Engine) memoryReply(t *Turn, text string) { e.memoryReplyFile(t, text, nil) }
+
+// memoryReplyFile is memoryReply with a file attached (nil for none): the
+// file goes wherever the text goes, so in a group it too is private.
+func (e *Engine) memoryReplyFile(t *Turn, text string, file *channels.File) {
 	t.Reply, t.ReplyKind = text, channels.OutReply
 	if !t.In.Conversation.Kind.Public() {
-		t.Out = append(t.Out, t.reply(channels.OutReply, text))
+		o := t.reply(channels.OutReply, text)
+		o.File = file
+		t.Out = append(t.Out, o)
 		return
 	}
 	t.Out = append(t.Out,
 		channels.Outbound{Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutReply,
-			Private: true, Recipient: t.In.Author.ID, Text: text},
+			Private: true, Recipient: t.In.Author.ID, Text: text, File: file},
 		t.reply(channels.OutNotice, "I've answered you privately: what I remember about you is never shown here."))
 }
 
@@ -259,16 +266,35 @@ func (e *Engine) forget(ctx context.Context, t *Turn, arg string) (string, error
 		n, plural(n, "memory", "memories"), len(ids), plural(len(ids), "line", "lines")), nil
 }
 
-func (e *Engine) exportMemory(ctx context.Context, t *Turn) (string, error) {
+// exportCaption is the text that goes with the export file.
+const exportCaption = "Here is everything I hold about you."
+
+// exportMemory builds the export: a JSON file named for today's date, with
+// a short caption. The Hub delivers it as a file where the platform takes
+// files and as JSON text where it does not. An export over
+// channels.MaxFileSize is not sent; the reply says so.
+func (e *Engine) exportMemory(ctx context.Context, t *Turn) (string, *channels.File, error) {
 	ex, err := e.mem.Export(ctx, t.Person.ID)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	data, err := json.MarshalIndent(ex, "", "  ")
 	if err != nil {
-		return "", fmt.Errorf("encode export: %w", err)
+		return "", nil, fmt.Errorf("encode export: %w", err)
 	}
-	return "Here's everything I hold about you, as JSON:\n\n```json\n" + string(data) + "\n```", nil
+	data = append(data, '\n')
+	if len(data) > channels.MaxFileSize {
+		e.log.Warn("export too large to send in a chat", slog.Int("bytes", len(data)), slog.Int("max", channels.MaxFileSize))
+		return fmt.Sprintf("Everything I hold about you comes to %s, more than the %s I can send in a chat, so I can't send it here. "+
+			"Nothing has been deleted. The person who runs this Haven can give you a copy from its database, "+
+			"or /memory and /forget let you see and trim what I keep.",
+			channels.FormatSize(len(data)), channels.FormatSize(channels.MaxFileSize)), nil, nil
+	}
+	return exportCaption, &channels.File{
+		Name:        "haven-export-" + e.now().Format("2006-01-02") + ".json",
+		ContentType: "application/json",
+		Data:        data,
+	}, nil
 }
 
 var (

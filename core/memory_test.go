@@ -355,33 +355,50 @@ func TestMemoryCommandsInAGroupAnswerPrivately(t *testing.T) {
 	m := newMemEnv(t, nil)
 	m.say(t, "gil", "my dog Rex is ill")
 	group := channels.Conversation{ID: "test::group-1", Kind: channels.KindGroup}
-	for _, text := range []string{"/memory", "what do you remember about me?", "/export"} {
+	for _, text := range []string{"/memory", "what do you remember about me?", "/export", "export my data"} {
 		out := m.sayIn(t, "gil", group, text)
 		for _, o := range out {
-			if strings.Contains(o.Text, "Rex") && (!o.Private || o.Recipient != "test::gil") {
+			shows := strings.Contains(o.Text, "Rex") || (o.File != nil && strings.Contains(string(o.File.Data), "Rex"))
+			if shows && (!o.Private || o.Recipient != "test::gil") {
 				t.Errorf("%q: memory shown in the group: %+v", text, o)
 			}
 		}
-		if len(out) != 2 || !out[0].Private || out[1].Private {
+		if len(out) != 2 || !out[0].Private || out[1].Private || out[1].File != nil {
 			t.Errorf("%q: want a private answer and a public note, got %+v", text, out)
+		}
+		if isExport := strings.Contains(text, "export"); isExport != (out[0].File != nil) {
+			t.Errorf("%q: private answer has file %v", text, out[0].File != nil)
 		}
 	}
 }
 
-func TestExportIsJSONOfEverythingHeld(t *testing.T) {
-	m := newMemEnv(t, nil)
+func TestExportIsAJSONFileOfEverythingHeld(t *testing.T) {
+	day := time.Date(2026, 3, 14, 22, 0, 0, 0, time.UTC)
+	m := newMemEnv(t, func(o *Options, _ *extract.WorkerOptions) { o.Clock = func() time.Time { return day } })
 	m.say(t, "hy", "please call me Hy, and I use they/them")
-	out := texts(m.say(t, "hy", "/export"))
-	start, end := strings.Index(out, "```json\n"), strings.LastIndex(out, "```")
-	if start < 0 || end <= start {
-		t.Fatalf("export = %q", out)
-	}
-	var ex memory.Export
-	if err := json.Unmarshal([]byte(out[start+8:end]), &ex); err != nil {
-		t.Fatalf("export is not JSON: %v", err)
-	}
-	if len(ex.Rules) != 1 || ex.Rules[0].Text != "Hy" || len(ex.Facts) != 1 || ex.Facts[0].Object != "they/them" || len(ex.Sessions) != 1 || len(ex.Identities) != 1 {
-		t.Errorf("export = %+v", ex)
+	for _, text := range []string{"/export", "please send me everything you know about me"} {
+		out := m.say(t, "hy", text)
+		if len(out) != 1 || out[0].File == nil {
+			t.Fatalf("%q: out = %+v, want one message with a file", text, out)
+		}
+		o := out[0]
+		if o.Text != "Here is everything I hold about you." || o.Private || o.Conversation.ID != "test::dm-hy" {
+			t.Errorf("%q: message = %+v", text, o)
+		}
+		f := o.File
+		if f.Name != "haven-export-2026-03-14.json" || f.ContentType != "application/json" {
+			t.Errorf("%q: file %q (%s)", text, f.Name, f.ContentType)
+		}
+		if err := f.Check(); err != nil {
+			t.Errorf("%q: file does not pass the channels check: %v", text, err)
+		}
+		var ex memory.Export
+		if err := json.Unmarshal(f.Data, &ex); err != nil {
+			t.Fatalf("%q: export is not JSON: %v", text, err)
+		}
+		if len(ex.Rules) != 1 || ex.Rules[0].Text != "Hy" || len(ex.Facts) != 1 || ex.Facts[0].Object != "they/them" || len(ex.Sessions) != 1 || len(ex.Identities) != 1 {
+			t.Errorf("%q: export = %+v", text, ex)
+		}
 	}
 }
 
@@ -572,5 +589,25 @@ func TestAJustListenRuleFromAnEarlierSessionReachesTheTherapeuticBranch(t *testi
 				t.Errorf("\"just listen\" remembered from an earlier session, but the reply offers %q: %q", offer, r)
 			}
 		}
+	}
+}
+
+// hugeExport is a memory store whose export is over channels.MaxFileSize.
+type hugeExport struct{ *sqlite.Store }
+
+func (h hugeExport) Export(ctx context.Context, personID string) (memory.Export, error) {
+	ex, err := h.Store.Export(ctx, personID)
+	ex.Display = strings.Repeat("x", channels.MaxFileSize)
+	return ex, err
+}
+
+func TestAnExportTooLargeToSendIsExplainedNotSent(t *testing.T) {
+	m := newMemEnv(t, func(o *Options, _ *extract.WorkerOptions) { o.Memories = hugeExport{o.Store.(*sqlite.Store)} })
+	out := m.say(t, "zed", "/export")
+	if len(out) != 1 || out[0].File != nil {
+		t.Fatalf("out = %+v, want one message without a file", out)
+	}
+	if !strings.Contains(out[0].Text, "more than the 20.0 MB I can send") || !strings.Contains(out[0].Text, "Nothing has been deleted") {
+		t.Errorf("reply = %q", out[0].Text)
 	}
 }

@@ -3,6 +3,9 @@
 // terminal (a prompt before each line) and scriptable when input is piped:
 // it reads lines, and the Hub prints each reply; at the end of input Run
 // returns and the Hub drains, so every reply is printed before Haven exits.
+//
+// Files (an export) are saved into a folder (Options.FileDir, by default
+// "haven-exports" in the current directory) and the reply says where.
 package console
 
 import (
@@ -13,6 +16,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,7 +48,20 @@ type Options struct {
 	Interactive bool
 	// Clock returns the current time; nil means time.Now.
 	Clock func() time.Time
+	// FileDir is the folder files Haven sends are saved in (default
+	// DefaultFileDir, relative to the current directory, next to the
+	// default ./data database). It is created with mode 0700 when missing
+	// (an existing folder's mode is left as it is); each file is created
+	// with mode 0600 and never overwrites another: a taken name gets a
+	// suffix ("export-1.json").
+	FileDir string
 }
+
+// DefaultFileDir is where files are saved when Options.FileDir is empty:
+// a folder in the current directory, where the person running the console
+// finds it, rather than the shared temporary directory (an export holds
+// everything Haven keeps about them).
+const DefaultFileDir = "haven-exports"
 
 // Adapter is the console adapter.
 type Adapter struct {
@@ -60,6 +79,9 @@ func New(opts Options) *Adapter {
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
+	}
+	if opts.FileDir == "" {
+		opts.FileDir = DefaultFileDir
 	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
@@ -175,17 +197,122 @@ func (a *Adapter) inbound(text string) channels.Inbound {
 func (a *Adapter) Send(_ context.Context, out channels.Outbound) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.print(out.Text)
+}
+
+// print writes one reply; a.mu is held.
+func (a *Adapter) print(text string) error {
 	var err error
 	if a.opts.Interactive {
 		// The prompt follows each reply: the person may type again.
-		_, err = fmt.Fprintf(a.opts.Out, "\rhaven> %s\n\nyou> ", indent(out.Text))
+		_, err = fmt.Fprintf(a.opts.Out, "\rhaven> %s\n\nyou> ", indent(text))
 	} else {
-		_, err = fmt.Fprintf(a.opts.Out, "haven> %s\n", indent(out.Text))
+		_, err = fmt.Fprintf(a.opts.Out, "haven> %s\n", indent(text))
 	}
 	if err != nil {
 		return channels.Permanent(fmt.Errorf("console: write reply: %w", err))
 	}
 	return nil
+}
+
+// SendFile saves out.File in Options.FileDir and prints the caption
+// (out.Text) and where the file is:
+//
+//	haven> Here is everything I hold about you.
+//	       saved to /home/sam/haven-exports/haven-export-2026-01-31.json
+//
+// When the file cannot be saved it prints the caption and why, and returns
+// a permanent error.
+func (a *Adapter) SendFile(_ context.Context, out channels.Outbound) error {
+	if err := out.File.Check(); err != nil {
+		return channels.Permanent(fmt.Errorf("console: send file: %w", err))
+	}
+	path, saveErr := saveFile(a.opts.FileDir, out.File)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	lines := make([]string, 0, 2)
+	if strings.TrimSpace(out.Text) != "" {
+		lines = append(lines, out.Text)
+	}
+	if saveErr != nil {
+		lines = append(lines, fmt.Sprintf("(I couldn't save %s: %v)", out.File.Name, saveErr))
+	} else {
+		lines = append(lines, "saved to "+path)
+	}
+	if err := a.print(strings.Join(lines, "\n")); err != nil {
+		return err
+	}
+	if saveErr != nil {
+		return channels.Permanent(fmt.Errorf("console: save file: %w", saveErr))
+	}
+	return nil
+}
+
+// maxSaveTries bounds the suffixes tried for a free file name.
+const maxSaveTries = 1000
+
+// saveFile writes f into dir under its sanitized name, or the first free
+// name with a suffix, and returns the file's absolute path.
+func saveFile(dir string, f *channels.File) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create folder %s: %w", dir, err)
+	}
+	name := sanitizeName(f.Name)
+	ext := filepath.Ext(name)
+	base := strings.TrimSuffix(name, ext)
+	for i := range maxSaveTries {
+		n := name
+		if i > 0 {
+			n = fmt.Sprintf("%s-%d%s", base, i, ext)
+		}
+		p := filepath.Join(dir, n)
+		fh, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("create %s: %w", p, err)
+		}
+		_, werr := fh.Write(f.Data)
+		cerr := fh.Close()
+		if err := errors.Join(werr, cerr); err != nil {
+			_ = os.Remove(p) // a partial file is no export
+			return "", fmt.Errorf("write %s: %w", p, err)
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		return p, nil
+	}
+	return "", fmt.Errorf("save %s in %s: %d files of that name already exist", name, dir, maxSaveTries)
+}
+
+// sanitizeName makes a file name safe on every file system: ASCII letters,
+// digits, '.', '-' and '_' are kept, any other character becomes '_';
+// leading dots and dashes are dropped (no hidden files, no options); at
+// most 100 bytes, keeping the extension; "file" when nothing is left.
+func sanitizeName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := strings.TrimLeft(b.String(), ".-")
+	if len(s) > 100 {
+		ext := filepath.Ext(s)
+		if len(ext) > 20 {
+			ext = ""
+		}
+		s = s[:100-len(ext)] + ext
+	}
+	if s == "" || strings.Trim(s, "_") == "" {
+		return "file"
+	}
+	return s
 }
 
 func (a *Adapter) prompt() {
@@ -205,4 +332,7 @@ func indent(s string) string {
 // Close does nothing: the console holds no resources.
 func (a *Adapter) Close() error { return nil }
 
-var _ channels.Adapter = (*Adapter)(nil)
+var (
+	_ channels.Adapter    = (*Adapter)(nil)
+	_ channels.FileSender = (*Adapter)(nil)
+)

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -106,5 +109,112 @@ func TestRunStopsWhenTheContextIsDone(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("Run after cancel = %v, want nil", err)
+	}
+}
+
+func export(name string) *channels.File {
+	return &channels.File{Name: name, ContentType: "application/json", Data: []byte(`{"facts":["likes tea"]}`)}
+}
+
+func TestSendFileSavesTheFilePrivatelyAndSaysWhere(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "exports")
+	var out bytes.Buffer
+	a := New(Options{Out: &out, FileDir: dir})
+	f := export("haven-export-2026-01-31.json")
+	if err := a.SendFile(context.Background(), channels.Outbound{Text: "Here is everything I hold about you.", File: f}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, f.Name)
+	if got, want := out.String(), "haven> Here is everything I hold about you.\n       saved to "+path+"\n"; got != want {
+		t.Fatalf("printed %q, want %q", got, want)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(data, f.Data) {
+		t.Fatalf("saved file = %q, %v", data, err)
+	}
+	for p, want := range map[string]fs.FileMode{dir: 0o700, path: 0o600} {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s has mode %v, want %v", p, st.Mode().Perm(), want)
+		}
+	}
+}
+
+func TestSendFileNeverOverwritesAFile(t *testing.T) {
+	dir := t.TempDir()
+	a := New(Options{Out: io.Discard, FileDir: dir})
+	first := export("export.json")
+	if err := os.WriteFile(filepath.Join(dir, "export-1.json"), []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second := &channels.File{Name: "export.json", Data: []byte("second")}
+	third := &channels.File{Name: "export.json", Data: []byte("third")}
+	for _, f := range []*channels.File{first, second, third} {
+		if err := a.SendFile(context.Background(), channels.Outbound{File: f}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{"export.json": string(first.Data), "export-1.json": "mine", "export-2.json": "second", "export-3.json": "third"}
+	for name, content := range want {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || string(got) != content {
+			t.Errorf("%s = %q, %v; want %q", name, got, err, content)
+		}
+	}
+}
+
+func TestSanitizeNameKeepsFilesInsideTheFolder(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"haven-export-2026-01-31.json", "haven-export-2026-01-31.json"},
+		{".bashrc", "bashrc"},
+		{"-rf.json", "rf.json"},
+		{"my export (1).json", "my_export__1_.json"},
+		{"Müller.json", "M_ller.json"},
+		{"..", "file"},
+		{"???", "file"},
+		{strings.Repeat("a", 150) + ".json", strings.Repeat("a", 95) + ".json"},
+	}
+	for _, tt := range tests {
+		if got := sanitizeName(tt.in); got != tt.want {
+			t.Errorf("sanitizeName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSendFileDefaultsToAFolderInTheCurrentDirectory(t *testing.T) {
+	wd := t.TempDir()
+	t.Chdir(wd)
+	var out bytes.Buffer
+	a := New(Options{Out: &out})
+	if err := a.SendFile(context.Background(), channels.Outbound{File: export("e.json")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(wd, DefaultFileDir, "e.json")); err != nil {
+		t.Fatalf("file not in ./%s: %v", DefaultFileDir, err)
+	}
+	if !strings.HasPrefix(out.String(), "haven> saved to ") {
+		t.Errorf("printed %q", out.String())
+	}
+}
+
+func TestSendFileThatCannotBeSavedSaysWhyAndIsPermanent(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	a := New(Options{Out: &out, FileDir: notDir})
+	err := a.SendFile(context.Background(), channels.Outbound{Text: "Your export.", File: export("e.json")})
+	if !channels.IsPermanent(err) {
+		t.Fatalf("SendFile = %v, want a permanent error", err)
+	}
+	if !strings.HasPrefix(out.String(), "haven> Your export.\n       (I couldn't save e.json: create folder") {
+		t.Errorf("printed %q", out.String())
+	}
+	if err := a.SendFile(context.Background(), channels.Outbound{File: &channels.File{Name: "e.json"}}); !channels.IsPermanent(err) {
+		t.Errorf("SendFile of an empty file = %v, want a permanent error", err)
 	}
 }

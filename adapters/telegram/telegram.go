@@ -12,6 +12,9 @@
 // and gives each API call a context through a per-call copy of the BotAPI
 // whose HTTP client attaches it to the request.
 //
+// Files (an export) go as documents through SendFile (channels.FileSender)
+// with the message text as caption.
+//
 // Crisis replies in a group: the core asks for the details to go privately
 // (Outbound.Private with a Recipient). The adapter sends those to the
 // person's private chat; when Telegram refuses because the person has not

@@ -15,7 +15,8 @@ import (
 	"github.com/havenbot/haven/channels"
 )
 
-// Adapter is a fake channels.Adapter (and channels.Typer). Run hands every
+// Adapter is a fake channels.Adapter (and channels.Typer; FileAdapter adds
+// channels.FileSender). Run hands every
 // pushed Inbound to the sink in order; it returns when End was called and
 // everything pushed was handed over (like the console at end of input), or
 // when ctx is done. Send records each piece; errors queued with FailNext,
@@ -118,8 +119,21 @@ func (a *Adapter) FailNext(errs ...error) {
 
 // Send records out, or fails with the next queued error or SendHook's.
 // It also fails when out.Text is longer than the limit, as a platform
-// would.
+// would, and when out carries a File (the contract gives files to
+// FileSender only).
 func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
+	if out.File != nil {
+		a.mu.Lock()
+		a.attempts = append(a.attempts, out)
+		a.notifyLocked()
+		a.mu.Unlock()
+		return channels.Permanent(errors.New("Send was given a file"))
+	}
+	return a.record(ctx, out)
+}
+
+// record is a send attempt of out: Send's and SendFile's common part.
+func (a *Adapter) record(ctx context.Context, out channels.Outbound) error {
 	a.mu.Lock()
 	a.attempts = append(a.attempts, out)
 	var err error
@@ -142,6 +156,45 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	}
 	a.notifyLocked()
 	return err
+}
+
+// FileAdapter is an Adapter that is also a channels.FileSender. SendFile
+// records the message with its file among the sent pieces (Sent, Files),
+// with the same FailNext, SendHook and text-limit rules as Send.
+type FileAdapter struct {
+	*Adapter
+}
+
+// NewFileAdapter returns a fake adapter for platform that takes files;
+// its messages hold at most limit runes.
+func NewFileAdapter(platform string, limit int) *FileAdapter {
+	return &FileAdapter{Adapter: NewAdapter(platform, limit)}
+}
+
+var _ channels.FileSender = (*FileAdapter)(nil)
+
+// SendFile records out, which must carry a File that passes File.Check, or
+// fails like Send.
+func (a *FileAdapter) SendFile(ctx context.Context, out channels.Outbound) error {
+	if err := out.File.Check(); err != nil {
+		a.mu.Lock()
+		a.attempts = append(a.attempts, out)
+		a.notifyLocked()
+		a.mu.Unlock()
+		return channels.Permanent(fmt.Errorf("SendFile: %w", err))
+	}
+	return a.record(ctx, out)
+}
+
+// Files returns the delivered messages that carried a file, in order.
+func (a *FileAdapter) Files() []channels.Outbound {
+	var out []channels.Outbound
+	for _, s := range a.Sent() {
+		if s.File != nil {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Typing counts typing indications.

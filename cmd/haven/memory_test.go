@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/havenbot/haven/memory"
 )
 
 // TestChatLearnsANameARelationshipAndAPreferenceAndUsesThemAfterARestart
@@ -42,5 +46,39 @@ func TestChatLearnsANameARelationshipAndAPreferenceAndUsesThemAfterARestart(t *t
 		if !strings.Contains(list, want) {
 			t.Errorf("/memory does not list %q:\n%s", want, list)
 		}
+	}
+}
+
+// TestChatExportIsSavedAsAFile drives /export end to end: the engine builds
+// the file, the Hub keeps it in the SQLite outbox and the console saves it.
+func TestChatExportIsSavedAsAFile(t *testing.T) {
+	wd := t.TempDir()
+	t.Chdir(wd)
+	db := filepath.Join(wd, "h.db")
+	code, out, errOut := haven(t, "my name is Sam\n/export\n", noEnv, "chat", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	_, saved, ok := strings.Cut(out, "Here is everything I hold about you.\n       saved to ")
+	if !ok {
+		t.Fatalf("no saved export in the output:\n%s", out)
+	}
+	path, _, _ := strings.Cut(saved, "\n")
+	if filepath.Dir(path) != filepath.Join(wd, "haven-exports") || !strings.HasPrefix(filepath.Base(path), "haven-export-") || filepath.Ext(path) != ".json" {
+		t.Fatalf("saved to %q, want ./haven-exports/haven-export-DATE.json", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ex memory.Export
+	if err := json.Unmarshal(data, &ex); err != nil {
+		t.Fatalf("saved export is not JSON: %v", err)
+	}
+	if !strings.Contains(string(data), "Sam") || len(ex.Identities) != 1 {
+		t.Errorf("export does not hold what was said: %s", data)
+	}
+	if strings.Count(out, "\"Sam\"") != 0 {
+		t.Errorf("the export's JSON was printed in the chat too:\n%s", out)
 	}
 }

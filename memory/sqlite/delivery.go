@@ -87,12 +87,20 @@ const maxReason = 500
 
 // Add stores outs in order in one transaction and returns their ids in the
 // same order. Ids only grow and are never reused. A message without a
-// platform is an error and nothing is stored.
+// platform, or with a File that fails channels.File.Check (over
+// channels.MaxFileSize, say), is an error and nothing is stored. A File's
+// Data is stored with the message (base64 in its JSON) until it is sent or
+// abandoned.
 func (s *Store) Add(ctx context.Context, outs []channels.Outbound) ([]int64, error) {
 	payloads := make([]string, len(outs))
 	for i, o := range outs {
 		if o.Platform == "" {
 			return nil, fmt.Errorf("add %d messages to outbox: message %d has no platform", len(outs), i)
+		}
+		if o.File != nil {
+			if err := o.File.Check(); err != nil {
+				return nil, fmt.Errorf("add %d messages to outbox: message %d: %w", len(outs), i, err)
+			}
 		}
 		b, err := json.Marshal(o)
 		if err != nil {
@@ -158,12 +166,13 @@ func (s *Store) updateOne(ctx context.Context, missing, query string, args ...an
 	})
 }
 
-// Sent marks message id delivered and clears its stored text (the
-// transcript keeps what Haven said). Marking it again is not an error; an
-// unknown id is one, wrapping memory.ErrNotFound.
+// Sent marks message id delivered and clears its stored text and file
+// content (the transcript keeps what Haven said; the file's name and type
+// stay). Marking it again is not an error; an unknown id is one, wrapping
+// memory.ErrNotFound.
 func (s *Store) Sent(ctx context.Context, id int64) error {
 	return s.outboxUpdate(ctx, "mark sent", id, `UPDATE outbox
-		SET sent_at = coalesce(sent_at, ?), payload = json_set(payload, '$.Text', '')
+		SET sent_at = coalesce(sent_at, ?), payload = json_remove(json_set(payload, '$.Text', ''), '$.File.Data')
 		WHERE id = ?`, ts(s.now()), id)
 }
 
@@ -176,10 +185,12 @@ func (s *Store) Attempted(ctx context.Context, id int64, reason string) error {
 }
 
 // Abandon marks message id as not deliverable. It keeps the row, text and
-// reason for operators, but Unsent no longer returns it.
+// reason for operators, but Unsent no longer returns it. A file's content
+// is not kept (an export holds everything about a person): only its name
+// and type stay.
 func (s *Store) Abandon(ctx context.Context, id int64, reason string) error {
 	return s.outboxUpdate(ctx, "abandon", id, `UPDATE outbox
-		SET abandoned_at = coalesce(abandoned_at, ?), last_error = ? WHERE id = ?`,
+		SET abandoned_at = coalesce(abandoned_at, ?), last_error = ?, payload = json_remove(payload, '$.File.Data') WHERE id = ?`,
 		ts(s.now()), clip(reason, maxReason), id)
 }
 

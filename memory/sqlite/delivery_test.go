@@ -245,3 +245,66 @@ func TestOutboxAddIsAllOrNothing(t *testing.T) {
 		t.Errorf("Add(nil) = %v, %v", ids, err)
 	}
 }
+
+func TestOutboxKeepsAFileUntilSentAndRefusesOneTooLarge(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	s := openTest(t, path)
+	data := make([]byte, 1<<20)
+	for i := range data {
+		data[i] = byte(i * 7)
+	}
+	withFile := func(text, name string, data []byte) channels.Outbound {
+		o := out("telegram", text)
+		o.File = &channels.File{Name: name, ContentType: "application/json", Data: data}
+		return o
+	}
+	ids, err := s.Add(ctx, []channels.Outbound{withFile("your export", "export.json", data), withFile("another", "b.json", []byte("{}")), out("telegram", "plain")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s = openTest(t, path)
+	_, items := unsentTexts(t, s, "telegram")
+	if len(items) != 3 {
+		t.Fatalf("Unsent = %+v", items)
+	}
+	f := items[0].Out.File
+	if f == nil || f.Name != "export.json" || f.ContentType != "application/json" || !slices.Equal(f.Data, data) || items[0].Out.Text != "your export" {
+		t.Fatalf("file after reopen = %+v", f)
+	}
+	if items[2].Out.File != nil {
+		t.Fatalf("a message without a file got one: %+v", items[2].Out.File)
+	}
+
+	if err := s.Sent(ctx, ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Abandon(ctx, ids[1], "bot blocked"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Sent(ctx, ids[2]); err != nil {
+		t.Fatalf("Sent of a message without a file: %v", err)
+	}
+	for _, id := range ids[:2] {
+		var payload string
+		if err := s.r.QueryRow(`SELECT payload FROM outbox WHERE id = ?`, id).Scan(&payload); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(payload, `"Data"`) || !strings.Contains(payload, `"Name"`) {
+			t.Errorf("message %d after sent or abandoned kept its file content or lost its name: %.200s", id, payload)
+		}
+	}
+
+	big := withFile("too big", "big.json", make([]byte, channels.MaxFileSize+1))
+	_, err = s.Add(ctx, []channels.Outbound{out("telegram", "ok"), big})
+	if err == nil || !strings.Contains(err.Error(), "message 1") || !strings.Contains(err.Error(), "over the limit of 20.0 MB") {
+		t.Fatalf("Add of a file over the limit = %v, want an error naming it", err)
+	}
+	if texts, _ := unsentTexts(t, s, "telegram"); len(texts) != 0 {
+		t.Fatalf("Unsent after a refused Add = %v", texts)
+	}
+}

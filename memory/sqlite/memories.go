@@ -774,7 +774,7 @@ func (s *Store) ForgetAll(ctx context.Context, personID string) error {
 			`UPDATE inbox SET payload = json_set(payload, '$.Text', '', '$.Author.Display', '', '$.Author.ID', '',
 				'$.Conversation.ID', '', '$.MessageID', '')
 				WHERE done_at IS NOT NULL AND json_extract(payload, '$.Author.ID') IN (SELECT platform_user_id FROM identities WHERE person_id = ?1)`,
-			`UPDATE outbox SET payload = json_set(payload, '$.Text', '', '$.Recipient', '', '$.Conversation.ID', '', '$.ReplyTo', '')
+			`UPDATE outbox SET payload = json_remove(json_set(payload, '$.Text', '', '$.Recipient', '', '$.Conversation.ID', '', '$.ReplyTo', ''), '$.File.Data')
 				WHERE (sent_at IS NOT NULL OR abandoned_at IS NOT NULL) AND (
 					json_extract(payload, '$.Recipient') IN (SELECT platform_user_id FROM identities WHERE person_id = ?1)
 					OR (json_extract(payload, '$.Conversation.Kind') = 'dm' AND

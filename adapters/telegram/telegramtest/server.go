@@ -6,12 +6,15 @@
 // It serves getMe, long-polled getUpdates (offset confirms earlier updates,
 // timeout blocks until an update arrives, the timeout passes, the request is
 // replaced by a newer one or the server closes), sendMessage (with Telegram's
-// HTML parse mode checks and the 4,096-character limit), sendChatAction,
-// setMyCommands, getChatMember, setWebhook, deleteWebhook and getWebhookInfo.
-// A wrong token in the URL path gets 401 Unauthorized like the real API.
+// HTML parse mode checks and the 4,096-character limit), sendDocument
+// (multipart uploads only, with the 1,024-character caption limit and the
+// 50 MB upload limit), sendChatAction, setMyCommands, getChatMember,
+// setWebhook, deleteWebhook and getWebhookInfo. A wrong token in the URL
+// path gets 401 Unauthorized like the real API.
 //
 // The control API injects updates (messages built with NewMessage and its
-// relatives), reads what the bot sent (Sent, WaitSent), forces failures
+// relatives), reads what the bot sent (Sent, WaitSent; documents with
+// Documents, WaitDocuments), forces failures
 // (FailNext: 429 with retry_after, 5xx, 409, 400, 403), and drops connections
 // (DropConnections) to simulate a broken network.
 package telegramtest
@@ -53,6 +56,36 @@ type Sent struct {
 	ReplyTo int
 	// Message is the message as Telegram created it; pass it to NewReply to
 	// have a person reply to the bot.
+	Message *tgbotapi.Message
+}
+
+// MaxCaptionLen is the Bot API's limit on a caption, in UTF-16 code units
+// after entity parsing.
+const MaxCaptionLen = 1024
+
+// MaxUploadSize is the Bot API's limit on a file a bot uploads (50 MB).
+const MaxUploadSize = 50 << 20
+
+// Document is one file the bot sent through sendDocument.
+type Document struct {
+	// ChatID is the chat the document went to.
+	ChatID int64
+	// FileName is the name of the uploaded file, as the multipart part
+	// gave it.
+	FileName string
+	// ContentType is the uploaded part's Content-Type.
+	ContentType string
+	// Data is the file's content.
+	Data []byte
+	// Caption is the caption exactly as the bot sent it ("" for none).
+	Caption string
+	// CaptionPlain is the caption a person sees, after parse-mode parsing.
+	CaptionPlain string
+	// ParseMode is the parse_mode the bot asked for.
+	ParseMode string
+	// ReplyTo is the message id the bot replied to, zero for none.
+	ReplyTo int
+	// Message is the message as Telegram created it.
 	Message *tgbotapi.Message
 }
 
@@ -105,6 +138,7 @@ type Server struct {
 	calls     map[string]int
 	failures  map[string][]Failure
 	sent      []Sent
+	documents []Document
 	actions   []ChatAction
 	commands  []tgbotapi.BotCommand
 	members   map[[2]int64]string
@@ -399,6 +433,22 @@ func (s *Server) WaitSent(ctx context.Context, n int) ([]Sent, error) {
 	return s.Sent(), nil
 }
 
+// Documents returns the documents the bot has sent so far, in order.
+func (s *Server) Documents() []Document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Document(nil), s.documents...)
+}
+
+// WaitDocuments blocks until the bot has sent at least n documents or ctx
+// is done, and returns every document sent so far.
+func (s *Server) WaitDocuments(ctx context.Context, n int) ([]Document, error) {
+	if err := s.waitFor(ctx, func() bool { return len(s.documents) >= n }); err != nil {
+		return s.Documents(), fmt.Errorf("wait for %d sent documents (have %d): %w", n, len(s.Documents()), err)
+	}
+	return s.Documents(), nil
+}
+
 // ChatActions returns the sendChatAction calls so far.
 func (s *Server) ChatActions() []ChatAction {
 	s.mu.Lock()
@@ -547,6 +597,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	case "sendmessage":
 		result, err = s.sendMessage(params)
+	case "senddocument":
+		result, err = s.sendDocument(r, params)
 	case "sendchataction":
 		result, err = s.sendChatAction(params)
 	case "setmycommands":
@@ -848,38 +900,16 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 	if utf16Len(plain) > MaxMessageLen {
 		return nil, badRequest("message is too long")
 	}
-	replyTo, _, err := intParam(p, "reply_to_message_id")
+	rp, err := replyParams(p)
 	if err != nil {
 		return nil, err
-	}
-	allowWithout := p["allow_sending_without_reply"] == "true"
-	if rp := p["reply_parameters"]; rp != "" {
-		var v struct {
-			MessageID                int   `json:"message_id"`
-			ChatID                   any   `json:"chat_id"`
-			AllowSendingWithoutReply *bool `json:"allow_sending_without_reply"`
-		}
-		if err := json.Unmarshal([]byte(rp), &v); err != nil {
-			return nil, badRequest("can't parse reply parameters JSON object")
-		}
-		replyTo = int64(v.MessageID)
-		if v.AllowSendingWithoutReply != nil {
-			allowWithout = *v.AllowSendingWithoutReply
-		}
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var reply *tgbotapi.Message
-	if replyTo != 0 {
-		if !s.messages[chatID][int(replyTo)] {
-			if !allowWithout {
-				return nil, badRequest("message to be replied not found")
-			}
-			replyTo = 0
-		} else {
-			reply = &tgbotapi.Message{MessageID: int(replyTo), Chat: ptr(s.chats[chatID])}
-		}
+	replyTo, reply, err := s.replyLocked(chatID, rp)
+	if err != nil {
+		return nil, err
 	}
 	id := s.nextMsgIDLocked(chatID)
 	s.rememberLocked(chatID, id)
@@ -898,6 +928,134 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// replyParam is what a send asked to reply to.
+type replyParam struct {
+	to           int64
+	allowWithout bool
+}
+
+// replyParams reads reply_to_message_id, allow_sending_without_reply and
+// reply_parameters.
+func replyParams(p map[string]string) (replyParam, error) {
+	replyTo, _, err := intParam(p, "reply_to_message_id")
+	if err != nil {
+		return replyParam{}, err
+	}
+	rp := replyParam{to: replyTo, allowWithout: p["allow_sending_without_reply"] == "true"}
+	if raw := p["reply_parameters"]; raw != "" {
+		var v struct {
+			MessageID                int   `json:"message_id"`
+			ChatID                   any   `json:"chat_id"`
+			AllowSendingWithoutReply *bool `json:"allow_sending_without_reply"`
+		}
+		if err := json.Unmarshal([]byte(raw), &v); err != nil {
+			return replyParam{}, badRequest("can't parse reply parameters JSON object")
+		}
+		rp.to = int64(v.MessageID)
+		if v.AllowSendingWithoutReply != nil {
+			rp.allowWithout = *v.AllowSendingWithoutReply
+		}
+	}
+	return rp, nil
+}
+
+// replyLocked resolves rp in chatID: the message id replied to (zero when
+// the message is gone and that is allowed) and the replied message.
+// s.mu is held.
+func (s *Server) replyLocked(chatID int64, rp replyParam) (int64, *tgbotapi.Message, error) {
+	if rp.to == 0 {
+		return 0, nil, nil
+	}
+	if !s.messages[chatID][int(rp.to)] {
+		if !rp.allowWithout {
+			return 0, nil, badRequest("message to be replied not found")
+		}
+		return 0, nil, nil
+	}
+	return rp.to, &tgbotapi.Message{MessageID: int(rp.to), Chat: ptr(s.chats[chatID])}, nil
+}
+
+// sendDocument takes an uploaded document (multipart part "document").
+// Sending a file_id or URL instead is refused: the fake keeps no files.
+func (s *Server) sendDocument(r *http.Request, p map[string]string) (any, error) {
+	chatID, err := s.chatParam(p)
+	if err != nil {
+		return nil, err
+	}
+	if r.MultipartForm == nil || len(r.MultipartForm.File["document"]) == 0 {
+		if p["document"] != "" {
+			return nil, badRequest("this fake accepts uploaded documents only, not a file_id or URL")
+		}
+		return nil, badRequest("there is no document in the request")
+	}
+	fh := r.MultipartForm.File["document"][0]
+	if fh.Size > MaxUploadSize {
+		return nil, &apiError{status: http.StatusRequestEntityTooLarge, desc: "Request Entity Too Large"}
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, fmt.Errorf("read document: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read document: %w", err)
+	}
+	if len(data) == 0 {
+		return nil, badRequest("file must be non-empty")
+	}
+	caption, mode := p["caption"], p["parse_mode"]
+	plain := caption
+	switch strings.ToLower(mode) {
+	case "":
+	case "html":
+		if plain, err = parseHTML(caption); err != nil {
+			return nil, badRequest("%v", err)
+		}
+	default:
+		return nil, badRequest("unsupported parse_mode %q in this fake", mode)
+	}
+	if utf16Len(plain) > MaxCaptionLen {
+		return nil, badRequest("message caption is too long")
+	}
+	rp, err := replyParams(p)
+	if err != nil {
+		return nil, err
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	replyTo, reply, err := s.replyLocked(chatID, rp)
+	if err != nil {
+		return nil, err
+	}
+	id := s.nextMsgIDLocked(chatID)
+	s.rememberLocked(chatID, id)
+	bot := s.bot
+	ctype := fh.Header.Get("Content-Type")
+	msg := &tgbotapi.Message{
+		MessageID: id,
+		From:      &bot,
+		Chat:      ptr(s.chats[chatID]),
+		Date:      int(time.Now().Unix()),
+		Document: &tgbotapi.Document{
+			FileID:       fmt.Sprintf("doc-%d-%d", chatID, id),
+			FileUniqueID: fmt.Sprintf("u-%d-%d", chatID, id),
+			FileName:     fh.Filename,
+			MimeType:     ctype,
+			FileSize:     len(data),
+		},
+		Caption:        plain,
+		ReplyToMessage: reply,
+	}
+	s.documents = append(s.documents, Document{
+		ChatID: chatID, FileName: fh.Filename, ContentType: ctype, Data: data,
+		Caption: caption, CaptionPlain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg,
+	})
+	s.changedLocked()
+	return msg, nil
+}
 
 var chatActions = map[string]bool{
 	"typing": true, "upload_photo": true, "record_video": true, "upload_video": true,

@@ -302,3 +302,56 @@ func TestCloseEndsWaitingPolls(t *testing.T) {
 		t.Fatal("poll still waiting after Close")
 	}
 }
+
+func TestSendDocumentRecordsTheUploadAndChecksTheCaption(t *testing.T) {
+	srv, bot := start(t)
+	srv.StartPrivate(alice)
+	doc := tgbotapi.NewDocument(alice.ID, tgbotapi.FileBytes{Name: "export.json", Bytes: []byte(`{"a":1}`)})
+	doc.Caption, doc.ParseMode = "<b>yours</b> &amp; mine", "HTML"
+	m, err := bot.Send(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := srv.WaitDocuments(ctxT(t), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := docs[0]
+	if d.ChatID != alice.ID || d.FileName != "export.json" || string(d.Data) != `{"a":1}` || d.CaptionPlain != "yours & mine" || d.Caption != doc.Caption {
+		t.Errorf("document = %+v", d)
+	}
+	if m.Document == nil || m.Document.FileName != "export.json" || m.Document.FileSize != 7 || m.Caption != "yours & mine" {
+		t.Errorf("message = %+v", m)
+	}
+
+	cases := []struct {
+		name string
+		cfg  tgbotapi.DocumentConfig
+		code int
+		want string
+	}{
+		{"a caption over 1,024 characters", func() tgbotapi.DocumentConfig {
+			c := tgbotapi.NewDocument(alice.ID, tgbotapi.FileBytes{Name: "a.txt", Bytes: []byte("x")})
+			c.Caption = strings.Repeat("a", 1025)
+			return c
+		}(), http.StatusBadRequest, "caption is too long"},
+		{"a file id instead of an upload", tgbotapi.NewDocument(alice.ID, tgbotapi.FileID("abc")), http.StatusBadRequest, "uploaded documents only"},
+		{"an empty file", tgbotapi.NewDocument(alice.ID, tgbotapi.FileBytes{Name: "a.txt"}), http.StatusBadRequest, "non-empty"},
+		{"a person who never started the bot", tgbotapi.NewDocument(77, tgbotapi.FileBytes{Name: "a.txt", Bytes: []byte("x")}), http.StatusForbidden, "initiate"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := bot.Request(c.cfg)
+			if err == nil || resp == nil || resp.ErrorCode != c.code || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("sendDocument = %v (code %v), want %d %q", err, resp, c.code, c.want)
+			}
+		})
+	}
+	if n := len(srv.Documents()); n != 1 {
+		t.Errorf("%d documents recorded, want only the good one", n)
+	}
+	srv.FailNext("sendDocument", http.StatusTooManyRequests, 3*time.Second)
+	if resp, err := bot.Request(doc); err == nil || resp.ErrorCode != http.StatusTooManyRequests || resp.Parameters == nil || resp.Parameters.RetryAfter != 3 {
+		t.Errorf("FailNext(sendDocument): %v %+v", err, resp)
+	}
+}

@@ -364,3 +364,14 @@ func TestSecondCrisisTurnDoesNotRepeatTheResourceBlock(t *testing.T) {
 		t.Errorf("follow-up repeats the block:\nfirst:  %q\nsecond: %q", first.Text, second.Text)
 	}
 }
+
+func TestSomeoneBeingHurtHearsTheEmergencyNumber(t *testing.T) {
+	e, _, _ := newEngine(t, func(o *Options) { o.DefaultCountry = "GB" })
+	out := handle(t, e, dm("I'm scared my boyfriend will hurt me again"))
+	if out.Kind != channels.OutReply || !strings.Contains(out.Text, "999") {
+		t.Fatalf("abuse got %s: %q", out.Kind, out.Text)
+	}
+	if strings.Count(out.Text, "?") > 1 {
+		t.Errorf("more than one question: %q", out.Text)
+	}
+}

@@ -48,7 +48,7 @@ func route(t *Turn) Node {
 		return NodeEnd
 	case t.Assessment == nil:
 		return NodeCrisisGate
-	case t.Assessment.Level >= 1 && !t.crisisLogged && t.Err == nil:
+	case (t.Assessment.Level >= 1 || t.Assessment.Flags.AbuseOrDanger || t.Assessment.Flags.HarmToOthers) && !t.crisisLogged && t.Err == nil:
 		return NodeCrisisLog
 	case t.Assessment.NeedsCrisisResponse || t.Assessment.Flags.ThirdParty:
 		// Someone worried about another person gets the helper's guidance

@@ -38,6 +38,7 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		{"broken store still reaches the crisis gate", Turn{gatewayDone: true, Err: errStore}, NodeCrisisGate},
 		{"warning level is logged", Turn{gatewayDone: true, Assessment: assessed(1)}, NodeCrisisLog},
 		{"ideation is logged", Turn{gatewayDone: true, Assessment: assessed(2)}, NodeCrisisLog},
+		{"danger to the person is logged", Turn{gatewayDone: true, Assessment: &safety.Assessment{Flags: safety.Flags{AbuseOrDanger: true}}}, NodeCrisisLog},
 		{"level 0 is not logged", Turn{gatewayDone: true, Assessment: assessed(0)}, NodeLoadMemory},
 		{"logged ideation gets the crisis reply", Turn{gatewayDone: true, Assessment: assessed(2), crisisLogged: true}, NodeCrisisReply},
 		{"imminent risk gets the crisis reply", Turn{gatewayDone: true, Assessment: assessed(3), crisisLogged: true}, NodeCrisisReply},

@@ -111,6 +111,8 @@ func TestThirdPartyAndAbuseFlags(t *testing.T) {
 		{"how do I help a suicidal friend", Flags{ThirdParty: true}},
 		{"my boyfriend hits me and I'm scared to go home", Flags{AbuseOrDanger: true}},
 		{"I want to kill my neighbour", Flags{HarmToOthers: true}},
+		{"I'm scared my boyfriend will hurt me again", Flags{AbuseOrDanger: true}},
+		{"sometimes I think about hurting my roommate", Flags{HarmToOthers: true}},
 	}
 	for _, c := range cases {
 		a := f.Assess(Input{Text: c.text})

@@ -49,7 +49,7 @@ var (
 	// reportRe marks reported speech of someone else in a clause.
 	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
-	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song)\b|\blyrics?\b|\bquote\b`))
+	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song|video ?game|videogame|\w+ game)\b|\bin (?:minecraft|fortnite|call of duty|gta|skyrim|the sims|roblox|dark souls|elden ring)\b|\blyrics?\b|\bquote\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail

@@ -56,6 +56,21 @@ func TestRecallFamilies(t *testing.T) {
 		min, max Level
 	}
 	families := map[string][]c{
+		"asking for a method or lethality": {
+			{"what's the best way to end things without pain", 2, 3},
+			{"how many of my pills would it take", 2, 3},
+			{"what is the least painful way to die", 2, 3},
+			{"what's the best way to end things with my girlfriend", 0, 1},
+			{"how many pills do I take for a headache", 0, 1},
+			{"the easiest way to die in a video game", 0, 1},
+		},
+		"jumping": {
+			{"I want to jump off a bridge", 2, 3},
+			{"I'm going to jump tonight", 1, 3},
+			{"I'm done with everything. I'm going to jump tonight", 3, 3},
+			{"I want to jump on the trampoline tonight", 0, 1},
+			{"I want to hang out with friends tonight", 0, 0},
+		},
 		"means put aside and taking them all": {
 			{"I have pills saved and I will take them tonight", 3, 3},
 			{"I've been saving up my pills", 3, 3},

@@ -32,6 +32,14 @@ var recallRules = []rule{
 	{id: "method.si_shorthand", level: 2, conf: 0.7, src: `(?:for|with|having|have|had|experiencing|active|passive|my|bad|constant|intense|severe|daily|struggling with|struggle with|history of) si(?: \.|$| and| but| with| again| thoughts| urges| lately| today| tonight| plans?| for| since| is| has| ideation| intent)`},
 	{id: "method.si_intent", level: 3, conf: 0.75, src: `si (?:with|and) (?:intent|a plan|plan|plans)`},
 
+	// ---- thoughts about how (C-SSRS 3): asking for a method or lethality ----
+	// "What's the least painful way to die", "how many of my pills would it
+	// take": seeking a method is thinking about how, whatever the framing.
+	{id: "method.seeking", level: 2, conf: 0.8, src: `(?:best|easiest|quickest|fastest|surest|most painless|least painful|painless|peaceful|quiet|quietest) (?:way|ways|method|methods) (?:to|of) (?:die|dying|kill(?:ing)? myself|end(?:ing)? my life|end(?:ing)? it all|commit(?:ting)? suicide|not wake up|go to sleep forever|end(?:ing)? (?:it|things|everything) (?:without (?:pain|hurting|feeling it)|painlessly|quickly|for good|forever|peacefully))`},
+	{id: "method.lethality", level: 2, conf: 0.8, src: `how (?:many|much) (?:of )?(?:my |these |the |those |your )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|insulin|alcohol) (?:would it take|does it take|would (?:kill|be (?:fatal|lethal|enough))|is (?:fatal|lethal|enough) to|(?:do|would) (?:i|you|someone|a person) need to (?:die|overdose|not wake up)|to (?:die|kill|overdose|not wake up|end it))`},
+	// An intent to jump with no object said ("I'm going to jump tonight").
+	{id: "intent.jump", level: 3, conf: 0.7, needsContext: true, src: `(?:going to|gonna|will|about to|ready to|decided to|want to) jump(?: off)?(?: \.|$| {soon}| now)`},
+
 	// ---- intent (C-SSRS 4): purpose clauses ----
 	{id: "intent.so_i_can", level: 3, conf: 0.75, src: `so (?:that )?i (?:can|could|will be able to) (?:finally |just |then )?{selfkill}`},
 

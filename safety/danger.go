@@ -1,0 +1,22 @@
+package safety
+
+// DangerLine returns one sentence to add to an ordinary reply when the
+// assessment flags danger that is not suicide risk: the person is being hurt
+// or threatened (abuse_or_danger), or speaks of hurting someone else
+// (harm_to_others). It names the country's emergency number from the
+// directory, or the local emergency number when the country is unknown, and
+// asks no question (the reply keeps its own one question). It returns ""
+// when neither flag is set.
+func DangerLine(a Assessment, country string) string {
+	number := "your local emergency number"
+	if e, ok := defaultDirectory.Emergency(country); ok && country != "" && defaultDirectory.Has(country) {
+		number = e.Phone
+	}
+	switch {
+	case a.Flags.AbuseOrDanger:
+		return "You deserve to be safe. If you're in danger right now, please call " + number + ", and if you can, reach a person you trust."
+	case a.Flags.HarmToOthers:
+		return "If you feel you might act on it, please put some distance between you and them now, and call " + number + " if anyone is in danger."
+	}
+	return ""
+}

@@ -64,6 +64,17 @@ func TestRecallFamilies(t *testing.T) {
 			{"how many pills do I take for a headache", 0, 1},
 			{"the easiest way to die in a video game", 0, 1},
 		},
+		"self-injury told plainly, and recovery": {
+			{"I self harmed last night", 2, 3},
+			{"I self harm when I'm stressed", 2, 3},
+			{"I used to self harm but I've been clean for 2 years", 0, 1},
+			{"self harm awareness week is coming", 0, 1},
+		},
+		"wishing to disappear, and dying of shame": {
+			{"sometimes I wish I could just disappear", 1, 1},
+			{"honestly I want to die of shame lol", 0, 1},
+			{"I want to die lol", 2, 3},
+		},
 		"jumping": {
 			{"I want to jump off a bridge", 2, 3},
 			{"I'm going to jump tonight", 1, 3},

@@ -75,6 +75,11 @@ func TestRecallFamilies(t *testing.T) {
 			{"honestly I want to die of shame lol", 0, 1},
 			{"I want to die lol", 2, 3},
 		},
+		"pointlessness as a warning sign": {
+			{"life is pointless", 1, 1},
+			{"what's the point of anything anymore", 1, 1},
+			{"this meeting is pointless", 0, 0},
+		},
 		"jumping": {
 			{"I want to jump off a bridge", 2, 3},
 			{"I'm going to jump tonight", 1, 3},

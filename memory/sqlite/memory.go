@@ -24,14 +24,14 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 		return memory.Person{}, fmt.Errorf("resolve person %q on %q: platform and platform user id are required", platformUserID, platform)
 	}
 	// The common case, a known person with an unchanged name, needs no write.
-	p, err := s.personByIdentity(ctx, s.r, platformUserID)
+	p, err := s.personByIdentity(ctx, s.rd, platformUserID)
 	switch {
 	case err == nil && (display == "" || display == p.Display):
 		return p, nil
 	case err != nil && !errors.Is(err, memory.ErrNotFound):
 		return memory.Person{}, fmt.Errorf("resolve person %s: %w", platformUserID, s.classify(err))
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *wtx) error {
 		// Check again under the write lock: another turn may have created it.
 		p, err = s.personByIdentity(ctx, tx, platformUserID)
 		switch {
@@ -64,7 +64,7 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 	return p, nil
 }
 
-// queryer is what *sql.DB and *sql.Tx share for reading.
+// queryer is what the read pool and a write transaction share for reading.
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
@@ -117,7 +117,7 @@ func (s *Store) openSession(ctx context.Context, q queryer, personID, conversati
 }
 
 // startSession inserts a new open session; the caller holds the write lock.
-func (s *Store) startSession(ctx context.Context, tx *sql.Tx, personID, conversationID string, now time.Time) (memory.Session, error) {
+func (s *Store) startSession(ctx context.Context, tx *wtx, personID, conversationID string, now time.Time) (memory.Session, error) {
 	ss := memory.Session{ID: newID(), PersonID: personID, ConversationID: conversationID, Started: now.UTC()}
 	cp, err := json.Marshal(ss.Checkpoint)
 	if err != nil {
@@ -150,14 +150,14 @@ func (s *Store) OpenSession(ctx context.Context, personID, conversationID string
 	if now.IsZero() {
 		now = s.now()
 	}
-	ss, err := s.openSession(ctx, s.r, personID, conversationID)
+	ss, err := s.openSession(ctx, s.rd, personID, conversationID)
 	if err == nil {
 		return ss, nil
 	}
 	if !errors.Is(err, memory.ErrNotFound) {
 		return memory.Session{}, s.classify(err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *wtx) error {
 		ss, err = s.openSession(ctx, tx, personID, conversationID)
 		if !errors.Is(err, memory.ErrNotFound) {
 			return err
@@ -174,7 +174,7 @@ func (s *Store) OpenSession(ctx context.Context, personID, conversationID string
 	return ss, nil
 }
 
-func (s *Store) requirePerson(ctx context.Context, tx *sql.Tx, personID string) error {
+func (s *Store) requirePerson(ctx context.Context, tx *wtx, personID string) error {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM people WHERE id = ?`, personID).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -197,7 +197,7 @@ func (s *Store) ResetSession(ctx context.Context, personID, conversationID strin
 		now = s.now()
 	}
 	var ss memory.Session
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		if err := s.requirePerson(ctx, tx, personID); err != nil {
 			return err
 		}
@@ -233,7 +233,7 @@ func (s *Store) CommitTurn(ctx context.Context, rec memory.TurnRecord) error {
 			return fmt.Errorf("commit turn for session %s: entry %d has role %q, want %q or %q", rec.SessionID, i, e.Role, memory.RoleUser, memory.RoleAssistant)
 		}
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		var maxRisk int
 		err := tx.QueryRowContext(ctx, `SELECT max_risk FROM sessions WHERE id = ?`, rec.SessionID).Scan(&maxRisk)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -284,7 +284,7 @@ func (s *Store) RecentEntries(ctx context.Context, sessionID string, n int) ([]m
 	if n <= 0 {
 		return nil, nil
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT role, text, crisis, at FROM transcript
+	rows, err := s.rd.QueryContext(ctx, `SELECT role, text, crisis, at FROM transcript
 		WHERE session_id = ? ORDER BY id DESC LIMIT ?`, sessionID, n)
 	if err != nil {
 		return nil, fmt.Errorf("load recent entries of session %s: %w", sessionID, s.classify(err))
@@ -339,7 +339,7 @@ func (s *Store) LogCrisis(ctx context.Context, ev memory.CrisisEvent) error {
 	if at.IsZero() {
 		at = s.now()
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO crisis_log
 			(person_id, session_id, conversation_id, platform, level, confidence, reason, path, flags, at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -373,7 +373,7 @@ func (s *Store) AuditAdmin(ctx context.Context, ev memory.AdminEvent) error {
 	if at.IsZero() {
 		at = s.now()
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO admin_audit (actor_id, conversation_id, command, allowed, detail, at)
 			VALUES (?, ?, ?, ?, ?, ?)`, ev.ActorID, ev.ConversationID, ev.Command, ev.Allowed, ev.Detail, ts(at))
 		return err

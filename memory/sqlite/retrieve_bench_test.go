@@ -49,7 +49,8 @@ func seedMemories(tb testing.TB, s *Store, people []string, n int, vectors bool)
 		return b
 	}
 	model := vecTableName("bench", benchDim)
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(wt *wtx) error {
+		tx := wt.uncached()
 		if vectors {
 			if _, err := tx.Exec(fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %s USING vec0 (person_id TEXT PARTITION KEY, embedding float[%d] distance_metric=cosine)`, model, benchDim)); err != nil {
 				return err
@@ -89,7 +90,7 @@ func seedMemories(tb testing.TB, s *Store, people []string, n int, vectors bool)
 					ref = memory.Ref{Kind: memory.KindFact, ID: id}
 					body = "likes " + obj + " " + ev
 				}
-				if err := s.indexText(ctx, tx, p, ref, body); err != nil {
+				if err := s.indexText(ctx, wt, p, ref, body); err != nil {
 					return err
 				}
 				if vectors {

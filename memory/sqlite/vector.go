@@ -96,7 +96,7 @@ func (s *Store) SetEmbedding(ctx context.Context, personID string, ref memory.Re
 		return fmt.Errorf("set embedding: %s records are not embedded", ref.Kind)
 	}
 	name := vecTableName(model, len(v))
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		var one int
 		if err := tx.QueryRowContext(ctx, q, ref.ID, personID).Scan(&one); errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -108,7 +108,7 @@ func (s *Store) SetEmbedding(ctx context.Context, personID string, ref memory.Re
 			return err
 		}
 		if !names[name] {
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %s USING vec0 (
+			if _, err := tx.uncached().ExecContext(ctx, fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %s USING vec0 (
 				person_id TEXT PARTITION KEY, embedding float[%d] distance_metric=cosine)`, name, len(v))); err != nil {
 				return fmt.Errorf("create vector table: %w", err)
 			}
@@ -138,7 +138,7 @@ func (s *Store) SetEmbedding(ctx context.Context, personID string, ref memory.Re
 }
 
 // deleteVectors removes rowid from every vector table.
-func (s *Store) deleteVectors(ctx context.Context, tx *sql.Tx, rowid int64) error {
+func (s *Store) deleteVectors(ctx context.Context, tx *wtx, rowid int64) error {
 	names, err := s.vecTableList(ctx, tx)
 	if err != nil {
 		return err
@@ -154,7 +154,7 @@ func (s *Store) deleteVectors(ctx context.Context, tx *sql.Tx, rowid int64) erro
 // searchVectors returns the person's records nearest to v by cosine
 // distance, among those embedded with model.
 func (s *Store) searchVectors(ctx context.Context, personID, model string, v []float32, limit int) ([]memory.Ref, error) {
-	names, err := s.vecTableList(ctx, s.r)
+	names, err := s.vecTableList(ctx, s.rd)
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (s *Store) searchVectors(ctx context.Context, personID, model string, v []f
 	if !names[name] {
 		return nil, nil
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT rowid FROM `+name+` WHERE embedding MATCH ? AND k = ? AND person_id = ? ORDER BY distance`,
+	rows, err := s.rd.QueryContext(ctx, `SELECT rowid FROM `+name+` WHERE embedding MATCH ? AND k = ? AND person_id = ? ORDER BY distance`,
 		vecBlob(v), limit, personID)
 	if err != nil {
 		if strings.Contains(err.Error(), "no such table") {

@@ -114,7 +114,9 @@ func (s *Store) AddFact(ctx context.Context, f memory.Fact) (memory.Fact, error)
 	}
 	f.Created = fromTS(ts(f.Created))
 	f.Active, f.SupersededBy = true, 0
+	var unindexed []int64
 	err := s.write(ctx, func(tx *wtx) error {
+		unindexed = unindexed[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = ? COLLATE NOCASE`,
 			f.PersonID, f.Subject)
 		if err != nil {
@@ -158,11 +160,16 @@ func (s *Store) AddFact(ctx context.Context, f memory.Fact) (memory.Fact, error)
 			if err := s.unindex(ctx, tx, memory.Ref{Kind: memory.KindFact, ID: o.ID}); err != nil {
 				return err
 			}
+			unindexed = append(unindexed, ftsRowid(memory.Ref{Kind: memory.KindFact, ID: o.ID}))
 		}
 		return s.indexText(ctx, tx, f.PersonID, memory.Ref{Kind: memory.KindFact, ID: f.ID}, factBody(f))
 	})
 	if err != nil {
+		s.vc.drop(f.PersonID)
 		return memory.Fact{}, fmt.Errorf("add fact %s for person %s: %w", f.Predicate, f.PersonID, err)
+	}
+	if len(unindexed) > 0 {
+		s.vc.remove(f.PersonID, unindexed)
 	}
 	return f, nil
 }
@@ -718,7 +725,17 @@ func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref)
 		return nil
 	})
 	if err != nil {
+		s.vc.drop(personID)
 		return fmt.Errorf("forget %d records of person %s: %w", len(refs), personID, err)
+	}
+	var rowids []int64
+	for _, ref := range refs {
+		if ref.Kind == memory.KindFact || ref.Kind == memory.KindEpisode {
+			rowids = append(rowids, ftsRowid(ref))
+		}
+	}
+	if len(rowids) > 0 {
+		s.vc.remove(personID, rowids)
 	}
 	return nil
 }
@@ -791,6 +808,7 @@ func (s *Store) ForgetAll(ctx context.Context, personID string) error {
 		}
 		return nil
 	})
+	s.vc.drop(personID)
 	if err != nil {
 		return fmt.Errorf("forget everything about person %s: %w", personID, err)
 	}

@@ -85,11 +85,14 @@ type Store struct {
 	opts options
 	// vec caches which vector tables exist.
 	vec vecTables
+	// vc keeps people's embeddings in memory for search.
+	vc *vecCache
 }
 
 type options struct {
 	busyTimeout time.Duration
 	readConns   int
+	vectorCache int64
 	now         func() time.Time
 }
 
@@ -117,6 +120,21 @@ func WithReadConns(n int) Option {
 	}
 }
 
+// WithVectorCache sets how many bytes of embeddings the Store keeps in
+// memory for vector search (people's vectors, least recently searched
+// first out); n < 0 turns the cache off, so that every search asks vec0;
+// n == 0 keeps the default (DefaultVectorCache).
+func WithVectorCache(n int64) Option {
+	return func(o *options) {
+		switch {
+		case n < 0:
+			o.vectorCache = 0
+		case n > 0:
+			o.vectorCache = n
+		}
+	}
+}
+
 // WithClock sets the clock used for the times the Store stamps itself
 // (creation, recording, delivery). Times passed in by the caller are kept.
 // A nil now keeps time.Now.
@@ -134,7 +152,7 @@ func WithClock(now func() time.Time) Option {
 // that names the path; a file locked by another writer past the busy timeout
 // gives one wrapping ErrLocked.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	o := options{busyTimeout: DefaultBusyTimeout, readConns: DefaultReadConns, now: time.Now}
+	o := options{busyTimeout: DefaultBusyTimeout, readConns: DefaultReadConns, vectorCache: DefaultVectorCache, now: time.Now}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -151,7 +169,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open haven database %s: create its directory: %w", abs, err)
 	}
-	s := &Store{path: abs, opts: o}
+	s := &Store{path: abs, opts: o, vc: newVecCache(o.vectorCache)}
 
 	s.w, err = sql.Open("sqlite", s.dsn(false))
 	if err != nil {

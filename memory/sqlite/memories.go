@@ -83,6 +83,7 @@ func (s *Store) unindex(ctx context.Context, tx *wtx, ref memory.Ref) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM memory_fts WHERE rowid = ?`, ftsRowid(ref)); err != nil {
 			return fmt.Errorf("unindex %s %d: %w", ref.Kind, ref.ID, err)
 		}
+		tx.unindexed = append(tx.unindexed, ftsRowid(ref))
 		if err := countTerms(ctx, tx, strings.Fields(body), -1); err != nil {
 			return err
 		}
@@ -465,6 +466,28 @@ func ftsQuery(terms []string) (string, bool) {
 	return strings.Join(quoted, " OR "), true
 }
 
+// ftsRankSQL is ftsRank through FTS5's bm25(): the same ranking, slower.
+func (s *Store) ftsRankSQL(ctx context.Context, terms []string, limit int) ([]int64, error) {
+	m, ok := ftsQuery(terms)
+	if !ok {
+		return nil, nil
+	}
+	rows, err := s.rd.QueryContext(ctx, `SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts) LIMIT ?`, m, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 // Search returns ranked lists of the person's active records; see
 // memory.Memories.
 func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.SearchResult, error) {
@@ -483,23 +506,15 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 	if err != nil {
 		return fail("term counts", err)
 	}
-	if m, ok := ftsQuery(terms); ok {
-		rows, err := s.rd.QueryContext(ctx, `SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts) LIMIT ?`, m, limit)
-		if err != nil {
-			return fail("full-text", err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return fail("full-text", err)
-			}
-			res.Text = append(res.Text, refOfRowid(id))
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fail("full-text", err)
-		}
+	ids, err := s.ftsRank(ctx, terms, limit)
+	if errors.Is(err, errFTSLayout) {
+		ids, err = s.ftsRankSQL(ctx, terms, limit)
+	}
+	if err != nil {
+		return fail("full-text", err)
+	}
+	for _, id := range ids {
+		res.Text = append(res.Text, refOfRowid(id))
 	}
 	if len(q.Vector) > 0 && q.Model != "" {
 		refs, err := s.searchVectors(ctx, q.PersonID, q.Model, q.Vector, limit)

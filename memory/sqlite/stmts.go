@@ -101,6 +101,9 @@ type wtx struct {
 	tx     *sql.Tx
 	c      *stmtCache
 	missed []string
+	// unindexed are the memory_fts rows the transaction deleted: their
+	// cached lengths go once it has ended.
+	unindexed []int64
 }
 
 func (t *wtx) stmt(ctx context.Context, q string) *sql.Stmt {

@@ -87,6 +87,8 @@ type Store struct {
 	vec vecTables
 	// vc keeps people's embeddings in memory for search.
 	vc *vecCache
+	// lens keeps the token counts of memory_fts rows for ranking.
+	lens docLens
 }
 
 type options struct {
@@ -378,6 +380,9 @@ func (s *Store) write(ctx context.Context, fn func(tx *wtx) error) error {
 	}
 	tx := &wtx{tx: sqlTx, c: s.wc}
 	defer func() {
+		if len(tx.unindexed) > 0 {
+			s.lens.forget(tx.unindexed)
+		}
 		if len(tx.missed) > 0 {
 			s.wc.prepareMissed(ctx, tx.missed)
 		}

@@ -14,9 +14,9 @@ const DefaultVectorCache = 128 << 20
 // vecCache keeps people's embeddings in memory, one set per person and
 // vector table, so that a search computes cosine similarity over float32
 // slices instead of asking vec0 to decode every BLOB of the person: about
-// ten times faster (BenchmarkVectorScan). A set holds one person's vectors
-// only and is found by the person's id, so a search never sees another
-// person's vectors.
+// seven times faster at 10,000 (BenchmarkVectorScan). A set holds one
+// person's vectors only and is found by the person's id, so a search never
+// sees another person's vectors.
 //
 // The sets follow the database: every committed change to a person's
 // vectors updates or drops their sets, and bumps the person's generation,
@@ -290,21 +290,26 @@ func (set *vecSet) nearest(q []float32, k int) []int64 {
 	return out
 }
 
-// dot is the dot product of two vectors of equal length, in four lanes.
+// dot is the dot product of two vectors of equal length, in eight lanes
+// (slicing as it goes lets the compiler drop the bounds checks).
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float32
+	for len(a) >= 8 && len(b) >= 8 {
+		s0 += a[0] * b[0]
+		s1 += a[1] * b[1]
+		s2 += a[2] * b[2]
+		s3 += a[3] * b[3]
+		s4 += a[4] * b[4]
+		s5 += a[5] * b[5]
+		s6 += a[6] * b[6]
+		s7 += a[7] * b[7]
+		a, b = a[8:], b[8:]
 	}
-	for ; i < len(a); i++ {
+	for i := range a {
 		s0 += a[i] * b[i]
 	}
-	return (s0 + s1) + (s2 + s3)
+	return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
 }
 
 func isZero(v []float32) bool {

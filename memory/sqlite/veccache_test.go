@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -260,5 +261,40 @@ func TestAPersonPastTheVectorCacheIsSearchedWithVec0(t *testing.T) {
 	}
 	if set, _ := s.vc.get(bob, vecTableName("m", 8)); set == nil {
 		t.Fatal("bob's 10 vectors are not cached")
+	}
+}
+
+// BenchmarkNearest measures the in-memory search of one person's vectors.
+//
+//	go test ./memory/sqlite -run '^$' -bench Nearest
+func BenchmarkNearest(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, dim := range []int{64, 768} {
+		set := &vecSet{dim: dim}
+		for i := range 10_000 {
+			set.add(int64(i), vecBlob(randVec(r, dim)))
+		}
+		q := randVec(r, dim)
+		b.Run(fmt.Sprintf("records=10000/dim=%d", dim), func(b *testing.B) {
+			for b.Loop() {
+				if len(set.nearest(q, 20)) != 20 {
+					b.Fatal("short")
+				}
+			}
+		})
+	}
+}
+
+func TestDotMatchesTheSum(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	for _, n := range []int{0, 1, 7, 8, 9, 64, 100} {
+		a, b := randVec(r, n), randVec(r, n)
+		var want float64
+		for i := range a {
+			want += float64(a[i]) * float64(b[i])
+		}
+		if got := dot(a, b); math.Abs(float64(got)-want) > 1e-3*(1+math.Abs(want)) {
+			t.Errorf("dot of %d components = %v, want %v", n, got, want)
+		}
 	}
 }

@@ -233,25 +233,27 @@ func (s *Store) CommitTurn(ctx context.Context, rec memory.TurnRecord) error {
 			return fmt.Errorf("commit turn for session %s: entry %d has role %q, want %q or %q", rec.SessionID, i, e.Role, memory.RoleUser, memory.RoleAssistant)
 		}
 	}
-	err := s.write(ctx, func(tx *wtx) error {
-		var maxRisk int
-		err := tx.QueryRowContext(ctx, `SELECT max_risk FROM sessions WHERE id = ?`, rec.SessionID).Scan(&maxRisk)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("no such session: %w", memory.ErrNotFound)
-		}
-		if err != nil {
-			return fmt.Errorf("load session: %w", err)
-		}
-		cp := rec.Checkpoint
-		cp.SessionMaxRisk = min(max(cp.SessionMaxRisk, maxRisk, 0), 3)
-		cpJSON, err := json.Marshal(cp)
-		if err != nil {
-			return fmt.Errorf("encode checkpoint: %w", err)
-		}
+	cp := rec.Checkpoint
+	cp.SessionMaxRisk = min(max(cp.SessionMaxRisk, 0), 3)
+	cpJSON, err := json.Marshal(cp)
+	if err != nil {
+		return fmt.Errorf("commit turn for session %s: encode checkpoint: %w", rec.SessionID, err)
+	}
+	err = s.write(ctx, func(tx *wtx) error {
 		now := s.now()
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET checkpoint = ?, turn_count = ?, max_risk = ?, updated_at = ? WHERE id = ?`,
-			string(cpJSON), cp.TurnCount, cp.SessionMaxRisk, ts(now), rec.SessionID); err != nil {
+		// One statement: the stored max risk is raised, never lowered, and
+		// the checkpoint's copy of it set to the result.
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET
+			checkpoint = json_set(?1, '$.session_max_risk', max(?2, max_risk)),
+			max_risk = max(?2, max_risk), turn_count = ?3, updated_at = ?4
+			WHERE id = ?5`, string(cpJSON), cp.SessionMaxRisk, cp.TurnCount, ts(now), rec.SessionID)
+		if err != nil {
 			return fmt.Errorf("save checkpoint: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("save checkpoint: %w", err)
+		} else if n == 0 {
+			return fmt.Errorf("no such session: %w", memory.ErrNotFound)
 		}
 		if len(rec.Entries) == 0 {
 			return nil

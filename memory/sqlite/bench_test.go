@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/memory"
 )
 
@@ -99,6 +100,24 @@ func BenchmarkRecordDone(b *testing.B) {
 			b.Fatal(fresh, err)
 		}
 		if err := s.Done(ctx, key); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOutboxAddSent measures the outbox's cost per reply: store one
+// message, then mark it sent.
+func BenchmarkOutboxAddSent(b *testing.B) {
+	ctx := context.Background()
+	s := openTest(b, filepath.Join(b.TempDir(), "h.db"))
+	msg := []channels.Outbound{out("console", "That sounds exhausting. What has the stress been like at night?")}
+	b.ReportAllocs()
+	for b.Loop() {
+		ids, err := s.Add(ctx, msg)
+		if err != nil || len(ids) != 1 {
+			b.Fatal(ids, err)
+		}
+		if err := s.Sent(ctx, ids[0]); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -25,7 +24,7 @@ func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, er
 	if err != nil {
 		return false, fmt.Errorf("record delivery %s: encode: %w", in.DeliveryKey, err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO inbox (delivery_key, platform, payload, recorded_at)
 			VALUES (?, ?, ?, ?) ON CONFLICT (delivery_key) DO NOTHING`,
 			in.DeliveryKey, in.Platform, string(payload), ts(s.now()))
@@ -58,7 +57,7 @@ func (s *Store) Done(ctx context.Context, deliveryKey string) error {
 // Unfinished returns the recorded deliveries of platform not yet Done, in
 // the order they were recorded.
 func (s *Store) Unfinished(ctx context.Context, platform string) ([]channels.Inbound, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT delivery_key, payload FROM inbox
+	rows, err := s.rd.QueryContext(ctx, `SELECT delivery_key, payload FROM inbox
 		WHERE platform = ? AND done_at IS NULL ORDER BY rowid`, platform)
 	if err != nil {
 		return nil, fmt.Errorf("list unfinished deliveries of %s: %w", platform, s.classify(err))
@@ -112,7 +111,7 @@ func (s *Store) Add(ctx context.Context, outs []channels.Outbound) ([]int64, err
 		return nil, nil
 	}
 	ids := make([]int64, 0, len(outs))
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		now := ts(s.now())
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (platform, payload, created_at) VALUES (?, ?, ?)`)
 		if err != nil {
@@ -150,7 +149,7 @@ func (s *Store) outboxUpdate(ctx context.Context, what string, id int64, query s
 // updateOne runs one UPDATE in a write transaction and returns an error
 // wrapping memory.ErrNotFound, prefixed with missing, when it changed no row.
 func (s *Store) updateOne(ctx context.Context, missing, query string, args ...any) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx *wtx) error {
 		res, err := tx.ExecContext(ctx, query, args...)
 		if err != nil {
 			return err
@@ -197,7 +196,7 @@ func (s *Store) Abandon(ctx context.Context, id int64, reason string) error {
 // Unsent returns platform's messages neither sent nor abandoned, oldest
 // (lowest id) first.
 func (s *Store) Unsent(ctx context.Context, platform string) ([]channels.OutboxItem, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, payload, attempts, created_at FROM outbox
+	rows, err := s.rd.QueryContext(ctx, `SELECT id, payload, attempts, created_at FROM outbox
 		WHERE platform = ? AND sent_at IS NULL AND abandoned_at IS NULL ORDER BY id`, platform)
 	if err != nil {
 		return nil, fmt.Errorf("list unsent messages of %s: %w", platform, s.classify(err))

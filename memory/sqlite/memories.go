@@ -75,7 +75,7 @@ func countTerms(ctx context.Context, tx execer, terms []string, delta int) error
 }
 
 // unindex removes a fact or episode from full-text and vector search.
-func (s *Store) unindex(ctx context.Context, tx *sql.Tx, ref memory.Ref) error {
+func (s *Store) unindex(ctx context.Context, tx *wtx, ref memory.Ref) error {
 	var body string
 	err := tx.QueryRowContext(ctx, `SELECT body FROM memory_fts WHERE rowid = ?`, ftsRowid(ref)).Scan(&body)
 	switch {
@@ -83,6 +83,7 @@ func (s *Store) unindex(ctx context.Context, tx *sql.Tx, ref memory.Ref) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM memory_fts WHERE rowid = ?`, ftsRowid(ref)); err != nil {
 			return fmt.Errorf("unindex %s %d: %w", ref.Kind, ref.ID, err)
 		}
+		tx.unindexed = append(tx.unindexed, ftsRowid(ref))
 		if err := countTerms(ctx, tx, strings.Fields(body), -1); err != nil {
 			return err
 		}
@@ -114,7 +115,9 @@ func (s *Store) AddFact(ctx context.Context, f memory.Fact) (memory.Fact, error)
 	}
 	f.Created = fromTS(ts(f.Created))
 	f.Active, f.SupersededBy = true, 0
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	var unindexed []int64
+	err := s.write(ctx, func(tx *wtx) error {
+		unindexed = unindexed[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = ? COLLATE NOCASE`,
 			f.PersonID, f.Subject)
 		if err != nil {
@@ -158,11 +161,16 @@ func (s *Store) AddFact(ctx context.Context, f memory.Fact) (memory.Fact, error)
 			if err := s.unindex(ctx, tx, memory.Ref{Kind: memory.KindFact, ID: o.ID}); err != nil {
 				return err
 			}
+			unindexed = append(unindexed, ftsRowid(memory.Ref{Kind: memory.KindFact, ID: o.ID}))
 		}
 		return s.indexText(ctx, tx, f.PersonID, memory.Ref{Kind: memory.KindFact, ID: f.ID}, factBody(f))
 	})
 	if err != nil {
+		s.vc.drop(f.PersonID)
 		return memory.Fact{}, fmt.Errorf("add fact %s for person %s: %w", f.Predicate, f.PersonID, err)
+	}
+	if len(unindexed) > 0 {
+		s.vc.remove(f.PersonID, unindexed)
 	}
 	return f, nil
 }
@@ -173,7 +181,7 @@ func (s *Store) Facts(ctx context.Context, personID string, inactive bool) ([]me
 	if !inactive {
 		q += ` AND active = 1`
 	}
-	rows, err := s.r.QueryContext(ctx, q+` ORDER BY id`, personID)
+	rows, err := s.rd.QueryContext(ctx, q+` ORDER BY id`, personID)
 	if err != nil {
 		return nil, fmt.Errorf("list facts of person %s: %w", personID, s.classify(err))
 	}
@@ -227,7 +235,7 @@ func (s *Store) AddEpisode(ctx context.Context, ep memory.Episode) (memory.Episo
 	}
 	themes, _ := json.Marshal(ep.Themes)
 	loops, _ := json.Marshal(ep.OpenLoops)
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		old, err := scanEpisode(tx.QueryRowContext(ctx, `SELECT `+episodeColumns+` FROM episodes WHERE session_id = ?`, ep.SessionID))
 		if err == nil {
 			ep = old
@@ -256,7 +264,7 @@ func (s *Store) AddEpisode(ctx context.Context, ep memory.Episode) (memory.Episo
 
 // Episodes returns the person's n latest episodes, newest first.
 func (s *Store) Episodes(ctx context.Context, personID string, n int) ([]memory.Episode, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+episodeColumns+` FROM episodes WHERE person_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, personID, n)
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+episodeColumns+` FROM episodes WHERE person_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, personID, n)
 	if err != nil {
 		return nil, fmt.Errorf("list episodes of person %s: %w", personID, s.classify(err))
 	}
@@ -293,7 +301,7 @@ func (s *Store) AddRule(ctx context.Context, r memory.Rule) (memory.Rule, error)
 		r.Created = s.now()
 	}
 	r.Created = fromTS(ts(r.Created))
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM rules WHERE person_id = ? AND key = ?`, r.PersonID, r.Key); err != nil {
 			return fmt.Errorf("replace rule: %w", err)
 		}
@@ -318,7 +326,7 @@ func (s *Store) AddRule(ctx context.Context, r memory.Rule) (memory.Rule, error)
 
 // Rules returns the person's rules, oldest first.
 func (s *Store) Rules(ctx context.Context, personID string) ([]memory.Rule, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+ruleColumns+` FROM rules WHERE person_id = ? ORDER BY created_at, id`, personID)
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+ruleColumns+` FROM rules WHERE person_id = ? ORDER BY created_at, id`, personID)
 	if err != nil {
 		return nil, fmt.Errorf("list rules of person %s: %w", personID, s.classify(err))
 	}
@@ -349,7 +357,7 @@ func (s *Store) Hold(ctx context.Context, f memory.Fact, p memory.Policy, key st
 	}
 	turn := f.SessionID + "#" + strconv.Itoa(f.Turn)
 	var times int
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *wtx) error {
 		return tx.QueryRowContext(ctx, `INSERT INTO held_facts (person_id, session_id, key, policy, fact, last_turn, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (person_id, key) DO UPDATE SET
@@ -366,7 +374,7 @@ func (s *Store) Hold(ctx context.Context, f memory.Fact, p memory.Policy, key st
 // TakeHeld removes and returns the held facts now due; see memory.Memories.
 func (s *Store) TakeHeld(ctx context.Context, personID, sessionID string) ([]memory.Fact, error) {
 	var out []memory.Fact
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		rows, err := tx.QueryContext(ctx, `DELETE FROM held_facts WHERE person_id = ? AND
 			((policy = 'session_end' AND session_id = ?) OR (policy = 'repetition' AND times >= ?))
 			RETURNING fact`, personID, sessionID, memory.RepetitionsNeeded)
@@ -409,13 +417,12 @@ func (s *Store) ftsTerms(ctx context.Context, personID, text string) ([]string, 
 	if len(terms) <= 1 {
 		return terms, nil
 	}
-	args := make([]any, len(terms))
-	marks := make([]string, len(terms))
-	for i, t := range terms {
-		args[i], marks[i] = t, "?"
+	list, err := json.Marshal(terms)
+	if err != nil {
+		return nil, err
 	}
-	df := map[string]int{}
-	rows, err := s.r.QueryContext(ctx, `SELECT term, docs FROM memory_terms WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	df := make(map[string]int, len(terms))
+	rows, err := s.rd.QueryContext(ctx, `SELECT term, docs FROM memory_terms WHERE term IN (SELECT value FROM json_each(?))`, list)
 	if err != nil {
 		return nil, err
 	}
@@ -459,6 +466,28 @@ func ftsQuery(terms []string) (string, bool) {
 	return strings.Join(quoted, " OR "), true
 }
 
+// ftsRankSQL is ftsRank through FTS5's bm25(): the same ranking, slower.
+func (s *Store) ftsRankSQL(ctx context.Context, terms []string, limit int) ([]int64, error) {
+	m, ok := ftsQuery(terms)
+	if !ok {
+		return nil, nil
+	}
+	rows, err := s.rd.QueryContext(ctx, `SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts) LIMIT ?`, m, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
 // Search returns ranked lists of the person's active records; see
 // memory.Memories.
 func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.SearchResult, error) {
@@ -477,23 +506,15 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 	if err != nil {
 		return fail("term counts", err)
 	}
-	if m, ok := ftsQuery(terms); ok {
-		rows, err := s.r.QueryContext(ctx, `SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts) LIMIT ?`, m, limit)
-		if err != nil {
-			return fail("full-text", err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return fail("full-text", err)
-			}
-			res.Text = append(res.Text, refOfRowid(id))
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fail("full-text", err)
-		}
+	ids, err := s.ftsRank(ctx, terms, limit)
+	if errors.Is(err, errFTSLayout) {
+		ids, err = s.ftsRankSQL(ctx, terms, limit)
+	}
+	if err != nil {
+		return fail("full-text", err)
+	}
+	for _, id := range ids {
+		res.Text = append(res.Text, refOfRowid(id))
 	}
 	if len(q.Vector) > 0 && q.Model != "" {
 		refs, err := s.searchVectors(ctx, q.PersonID, q.Model, q.Vector, limit)
@@ -516,7 +537,7 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 			{memory.KindFact, `SELECT id, created_at FROM facts WHERE person_id = ? AND active = 1 ORDER BY created_at DESC LIMIT ?`},
 			{memory.KindEpisode, `SELECT id, created_at FROM episodes WHERE person_id = ? ORDER BY created_at DESC LIMIT ?`},
 		} {
-			rows, err := s.r.QueryContext(ctx, qq.sql, q.PersonID, limit)
+			rows, err := s.rd.QueryContext(ctx, qq.sql, q.PersonID, limit)
 			if err != nil {
 				return fail("recent", err)
 			}
@@ -548,7 +569,7 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 	}
 	// Pinned: what to call the person, whatever they said.
 	var factIDs, episodeIDs []int64
-	rows, err := s.r.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = 'self' COLLATE NOCASE AND predicate IN ('name', 'pronouns')`, q.PersonID)
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = 'self' COLLATE NOCASE AND predicate IN ('name', 'pronouns')`, q.PersonID)
 	if err != nil {
 		return fail("pinned", err)
 	}
@@ -600,7 +621,7 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 // given ids.
 func (s *Store) loadRecords(ctx context.Context, personID string, factIDs, episodeIDs []int64, into map[memory.Ref]memory.Record) error {
 	if len(factIDs) > 0 {
-		rows, err := s.r.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE id IN (`+idList(factIDs)+`) AND +person_id = ? AND +active = 1`, personID)
+		rows, err := s.rd.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE id IN (SELECT value FROM json_each(?)) AND +person_id = ? AND +active = 1`, idList(factIDs), personID)
 		if err != nil {
 			return err
 		}
@@ -619,7 +640,7 @@ func (s *Store) loadRecords(ctx context.Context, personID string, factIDs, episo
 		}
 	}
 	if len(episodeIDs) > 0 {
-		rows, err := s.r.QueryContext(ctx, `SELECT `+episodeColumns+` FROM episodes WHERE id IN (`+idList(episodeIDs)+`) AND +person_id = ?`, personID)
+		rows, err := s.rd.QueryContext(ctx, `SELECT `+episodeColumns+` FROM episodes WHERE id IN (SELECT value FROM json_each(?)) AND +person_id = ?`, idList(episodeIDs), personID)
 		if err != nil {
 			return err
 		}
@@ -638,13 +659,18 @@ func (s *Store) loadRecords(ctx context.Context, personID string, factIDs, episo
 	return nil
 }
 
-// idList renders integer ids for an IN list (integers only: no injection).
+// idList renders integer ids as a JSON array, for json_each: the SQL text
+// stays the same whatever the ids, so its statement is prepared once.
 func idList(ids []int64) string {
-	parts := make([]string, len(ids))
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
 	for i, id := range ids {
-		parts[i] = strconv.FormatInt(id, 10)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
 	}
-	return strings.Join(parts, ",")
+	return string(append(b, ']'))
 }
 
 // Records returns the person's facts, rules and episodes, oldest first.
@@ -686,7 +712,7 @@ func (s *Store) Records(ctx context.Context, personID string) ([]memory.Record, 
 // Forget deletes the person's records refs; see memory.Memories. Refs that
 // are not the person's are left alone.
 func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		for _, ref := range refs {
 			var q string
 			switch ref.Kind {
@@ -714,7 +740,17 @@ func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref)
 		return nil
 	})
 	if err != nil {
+		s.vc.drop(personID)
 		return fmt.Errorf("forget %d records of person %s: %w", len(refs), personID, err)
+	}
+	var rowids []int64
+	for _, ref := range refs {
+		if ref.Kind == memory.KindFact || ref.Kind == memory.KindEpisode {
+			rowids = append(rowids, ftsRowid(ref))
+		}
+	}
+	if len(rowids) > 0 {
+		s.vc.remove(personID, rowids)
 	}
 	return nil
 }
@@ -722,7 +758,7 @@ func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref)
 // MatchTranscript returns the ids of the person's transcript entries whose
 // text match accepts.
 func (s *Store) MatchTranscript(ctx context.Context, personID string, match func(string) bool) ([]int64, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT t.id, t.text FROM transcript t JOIN sessions s ON s.id = t.session_id WHERE s.person_id = ? ORDER BY t.id`, personID)
+	rows, err := s.rd.QueryContext(ctx, `SELECT t.id, t.text FROM transcript t JOIN sessions s ON s.id = t.session_id WHERE s.person_id = ? ORDER BY t.id`, personID)
 	if err != nil {
 		return nil, fmt.Errorf("match transcript of person %s: %w", personID, s.classify(err))
 	}
@@ -749,7 +785,7 @@ func (s *Store) ForgetAll(ctx context.Context, personID string) error {
 	if personID == "" {
 		return errors.New("forget everything: empty person id")
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		var rowids []int64
 		rows, err := tx.QueryContext(ctx, `SELECT 2 * id FROM facts WHERE person_id = ?1 UNION ALL SELECT 2 * id + 1 FROM episodes WHERE person_id = ?1`, personID)
 		if err != nil {
@@ -787,6 +823,7 @@ func (s *Store) ForgetAll(ctx context.Context, personID string) error {
 		}
 		return nil
 	})
+	s.vc.drop(personID)
 	if err != nil {
 		return fmt.Errorf("forget everything about person %s: %w", personID, err)
 	}
@@ -801,7 +838,7 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 	ex := memory.Export{PersonID: personID, Identities: []string{}, Facts: []memory.ExportFact{}, Episodes: []memory.Episode{},
 		Rules: []memory.Rule{}, Sessions: []memory.ExportSess{}, Crisis: []memory.CrisisEvent{}, Held: []memory.Fact{}}
 	var created int64
-	err := s.r.QueryRowContext(ctx, `SELECT display, created_at FROM people WHERE id = ?`, personID).Scan(&ex.Display, &created)
+	err := s.rd.QueryRowContext(ctx, `SELECT display, created_at FROM people WHERE id = ?`, personID).Scan(&ex.Display, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return memory.Export{}, fmt.Errorf("export person %s: %w", personID, memory.ErrNotFound)
 	}
@@ -881,7 +918,7 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 	}); err != nil {
 		return fail(err)
 	}
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM memory_jobs WHERE person_id = ?`, personID).Scan(&ex.Pending); err != nil {
+	if err := s.rd.QueryRowContext(ctx, `SELECT count(*) FROM memory_jobs WHERE person_id = ?`, personID).Scan(&ex.Pending); err != nil {
 		return fail(err)
 	}
 	if err := s.collect(ctx, `SELECT fact FROM held_facts WHERE person_id = ? ORDER BY id`, personID, func(sc func(...any) error) error {
@@ -903,7 +940,7 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 
 // collect runs a one-argument read query and calls fn with each row's Scan.
 func (s *Store) collect(ctx context.Context, q string, arg any, fn func(scan func(...any) error) error) error {
-	rows, err := s.r.QueryContext(ctx, q, arg)
+	rows, err := s.rd.QueryContext(ctx, q, arg)
 	if err != nil {
 		return err
 	}
@@ -919,7 +956,7 @@ func (s *Store) collect(ctx context.Context, q string, arg any, fn func(scan fun
 // Settings returns the person's memory controls.
 func (s *Store) Settings(ctx context.Context, personID string) (memory.Settings, error) {
 	st := memory.DefaultSettings()
-	err := s.r.QueryRowContext(ctx, `SELECT paused, proactive FROM memory_settings WHERE person_id = ?`, personID).Scan(&st.Paused, &st.Proactive)
+	err := s.rd.QueryRowContext(ctx, `SELECT paused, proactive FROM memory_settings WHERE person_id = ?`, personID).Scan(&st.Paused, &st.Proactive)
 	if errors.Is(err, sql.ErrNoRows) {
 		return memory.DefaultSettings(), nil
 	}
@@ -931,7 +968,7 @@ func (s *Store) Settings(ctx context.Context, personID string) (memory.Settings,
 
 // SetSettings saves the person's memory controls.
 func (s *Store) SetSettings(ctx context.Context, personID string, st memory.Settings) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO memory_settings (person_id, paused, proactive, updated_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (person_id) DO UPDATE SET paused = excluded.paused, proactive = excluded.proactive, updated_at = excluded.updated_at`,
 			personID, st.Paused, st.Proactive, ts(s.now()))
@@ -952,7 +989,7 @@ func (s *Store) Enqueue(ctx context.Context, j memory.Job) error {
 		return fmt.Errorf("enqueue %s job: person id and session id are required", j.Kind)
 	}
 	now := ts(s.now())
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO memory_jobs (kind, person_id, session_id, turn, text, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			string(j.Kind), j.PersonID, j.SessionID, j.Turn, j.Text, now, now)
 		return err
@@ -968,7 +1005,7 @@ func (s *Store) Claim(ctx context.Context, lease time.Duration) (memory.Job, boo
 	var j memory.Job
 	var ok bool
 	now := s.now()
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		var kind string
 		var created int64
 		err := tx.QueryRowContext(ctx, `UPDATE memory_jobs SET due_at = ?, attempts = attempts + 1
@@ -992,7 +1029,7 @@ func (s *Store) Claim(ctx context.Context, lease time.Duration) (memory.Job, boo
 
 // Finish deletes a done job.
 func (s *Store) Finish(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM memory_jobs WHERE id = ?`, id)
 		return err
 	})
@@ -1004,7 +1041,7 @@ func (s *Store) Finish(ctx context.Context, id int64) error {
 
 // Retry makes a failed job due again after delay.
 func (s *Store) Retry(ctx context.Context, id int64, delay time.Duration) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE memory_jobs SET due_at = ? WHERE id = ?`, ts(s.now().Add(delay)), id)
 		return err
 	})
@@ -1021,7 +1058,7 @@ func (s *Store) EndSession(ctx context.Context, sessionID string, now time.Time)
 		now = s.now()
 	}
 	var ended bool
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL`, ts(now), ts(now), sessionID)
 		if err != nil {
 			return err
@@ -1038,7 +1075,7 @@ func (s *Store) EndSession(ctx context.Context, sessionID string, now time.Time)
 
 // IdleSessions returns up to n open sessions with no activity since before.
 func (s *Store) IdleSessions(ctx context.Context, before time.Time, n int) ([]memory.Session, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE ended_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`, ts(before), n)
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE ended_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`, ts(before), n)
 	if err != nil {
 		return nil, fmt.Errorf("list idle sessions: %w", s.classify(err))
 	}
@@ -1063,7 +1100,7 @@ func (s *Store) SessionEntries(ctx context.Context, sessionID string) ([]memory.
 // facts and crisis log rows past their retention at now.
 func (s *Store) ApplyRetention(ctx context.Context, r memory.Retention, now time.Time) (memory.Swept, error) {
 	var sw memory.Swept
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		exec := func(n *int64, q string, d time.Duration) error {
 			if d <= 0 {
 				return nil
@@ -1100,7 +1137,7 @@ func (s *Store) ApplyRetention(ctx context.Context, r memory.Retention, now time
 // person, so that their memory follows them across platforms. Linking an id
 // already linked to someone else is an error.
 func (s *Store) LinkIdentity(ctx context.Context, personID, platform, platformUserID string) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		if err := s.requirePerson(ctx, tx, personID); err != nil {
 			return err
 		}

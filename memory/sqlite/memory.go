@@ -24,14 +24,14 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 		return memory.Person{}, fmt.Errorf("resolve person %q on %q: platform and platform user id are required", platformUserID, platform)
 	}
 	// The common case, a known person with an unchanged name, needs no write.
-	p, err := s.personByIdentity(ctx, s.r, platformUserID)
+	p, err := s.personByIdentity(ctx, s.rd, platformUserID)
 	switch {
 	case err == nil && (display == "" || display == p.Display):
 		return p, nil
 	case err != nil && !errors.Is(err, memory.ErrNotFound):
 		return memory.Person{}, fmt.Errorf("resolve person %s: %w", platformUserID, s.classify(err))
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *wtx) error {
 		// Check again under the write lock: another turn may have created it.
 		p, err = s.personByIdentity(ctx, tx, platformUserID)
 		switch {
@@ -64,7 +64,7 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 	return p, nil
 }
 
-// queryer is what *sql.DB and *sql.Tx share for reading.
+// queryer is what the read pool and a write transaction share for reading.
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
@@ -117,7 +117,7 @@ func (s *Store) openSession(ctx context.Context, q queryer, personID, conversati
 }
 
 // startSession inserts a new open session; the caller holds the write lock.
-func (s *Store) startSession(ctx context.Context, tx *sql.Tx, personID, conversationID string, now time.Time) (memory.Session, error) {
+func (s *Store) startSession(ctx context.Context, tx *wtx, personID, conversationID string, now time.Time) (memory.Session, error) {
 	ss := memory.Session{ID: newID(), PersonID: personID, ConversationID: conversationID, Started: now.UTC()}
 	cp, err := json.Marshal(ss.Checkpoint)
 	if err != nil {
@@ -150,14 +150,14 @@ func (s *Store) OpenSession(ctx context.Context, personID, conversationID string
 	if now.IsZero() {
 		now = s.now()
 	}
-	ss, err := s.openSession(ctx, s.r, personID, conversationID)
+	ss, err := s.openSession(ctx, s.rd, personID, conversationID)
 	if err == nil {
 		return ss, nil
 	}
 	if !errors.Is(err, memory.ErrNotFound) {
 		return memory.Session{}, s.classify(err)
 	}
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *wtx) error {
 		ss, err = s.openSession(ctx, tx, personID, conversationID)
 		if !errors.Is(err, memory.ErrNotFound) {
 			return err
@@ -174,7 +174,7 @@ func (s *Store) OpenSession(ctx context.Context, personID, conversationID string
 	return ss, nil
 }
 
-func (s *Store) requirePerson(ctx context.Context, tx *sql.Tx, personID string) error {
+func (s *Store) requirePerson(ctx context.Context, tx *wtx, personID string) error {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM people WHERE id = ?`, personID).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -197,7 +197,7 @@ func (s *Store) ResetSession(ctx context.Context, personID, conversationID strin
 		now = s.now()
 	}
 	var ss memory.Session
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		if err := s.requirePerson(ctx, tx, personID); err != nil {
 			return err
 		}
@@ -233,25 +233,27 @@ func (s *Store) CommitTurn(ctx context.Context, rec memory.TurnRecord) error {
 			return fmt.Errorf("commit turn for session %s: entry %d has role %q, want %q or %q", rec.SessionID, i, e.Role, memory.RoleUser, memory.RoleAssistant)
 		}
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var maxRisk int
-		err := tx.QueryRowContext(ctx, `SELECT max_risk FROM sessions WHERE id = ?`, rec.SessionID).Scan(&maxRisk)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("no such session: %w", memory.ErrNotFound)
-		}
-		if err != nil {
-			return fmt.Errorf("load session: %w", err)
-		}
-		cp := rec.Checkpoint
-		cp.SessionMaxRisk = min(max(cp.SessionMaxRisk, maxRisk, 0), 3)
-		cpJSON, err := json.Marshal(cp)
-		if err != nil {
-			return fmt.Errorf("encode checkpoint: %w", err)
-		}
+	cp := rec.Checkpoint
+	cp.SessionMaxRisk = min(max(cp.SessionMaxRisk, 0), 3)
+	cpJSON, err := json.Marshal(cp)
+	if err != nil {
+		return fmt.Errorf("commit turn for session %s: encode checkpoint: %w", rec.SessionID, err)
+	}
+	err = s.write(ctx, func(tx *wtx) error {
 		now := s.now()
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET checkpoint = ?, turn_count = ?, max_risk = ?, updated_at = ? WHERE id = ?`,
-			string(cpJSON), cp.TurnCount, cp.SessionMaxRisk, ts(now), rec.SessionID); err != nil {
+		// One statement: the stored max risk is raised, never lowered, and
+		// the checkpoint's copy of it set to the result.
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET
+			checkpoint = json_set(?1, '$.session_max_risk', max(?2, max_risk)),
+			max_risk = max(?2, max_risk), turn_count = ?3, updated_at = ?4
+			WHERE id = ?5`, string(cpJSON), cp.SessionMaxRisk, cp.TurnCount, ts(now), rec.SessionID)
+		if err != nil {
 			return fmt.Errorf("save checkpoint: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return fmt.Errorf("save checkpoint: %w", err)
+		} else if n == 0 {
+			return fmt.Errorf("no such session: %w", memory.ErrNotFound)
 		}
 		if len(rec.Entries) == 0 {
 			return nil
@@ -284,7 +286,7 @@ func (s *Store) RecentEntries(ctx context.Context, sessionID string, n int) ([]m
 	if n <= 0 {
 		return nil, nil
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT role, text, crisis, at FROM transcript
+	rows, err := s.rd.QueryContext(ctx, `SELECT role, text, crisis, at FROM transcript
 		WHERE session_id = ? ORDER BY id DESC LIMIT ?`, sessionID, n)
 	if err != nil {
 		return nil, fmt.Errorf("load recent entries of session %s: %w", sessionID, s.classify(err))
@@ -339,7 +341,7 @@ func (s *Store) LogCrisis(ctx context.Context, ev memory.CrisisEvent) error {
 	if at.IsZero() {
 		at = s.now()
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO crisis_log
 			(person_id, session_id, conversation_id, platform, level, confidence, reason, path, flags, at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -373,7 +375,7 @@ func (s *Store) AuditAdmin(ctx context.Context, ev memory.AdminEvent) error {
 	if at.IsZero() {
 		at = s.now()
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO admin_audit (actor_id, conversation_id, command, allowed, detail, at)
 			VALUES (?, ?, ?, ?, ?, ?)`, ev.ActorID, ev.ConversationID, ev.Command, ev.Allowed, ev.Detail, ts(at))
 		return err

@@ -12,7 +12,7 @@ import (
 // last update_id).
 func (s *Store) LoadOffset(ctx context.Context, key string) (int64, error) {
 	var v int64
-	err := s.r.QueryRowContext(ctx, `SELECT value FROM offsets WHERE key = ?`, key).Scan(&v)
+	err := s.rd.QueryRowContext(ctx, `SELECT value FROM offsets WHERE key = ?`, key).Scan(&v)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return 0, nil
@@ -27,7 +27,7 @@ func (s *Store) SaveOffset(ctx context.Context, key string, v int64) error {
 	if key == "" {
 		return errors.New("save offset: empty key")
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO offsets (key, value, updated_at) VALUES (?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 			key, v, ts(s.now()))

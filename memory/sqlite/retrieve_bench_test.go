@@ -49,7 +49,8 @@ func seedMemories(tb testing.TB, s *Store, people []string, n int, vectors bool)
 		return b
 	}
 	model := vecTableName("bench", benchDim)
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(wt *wtx) error {
+		tx := wt.uncached()
 		if vectors {
 			if _, err := tx.Exec(fmt.Sprintf(`CREATE VIRTUAL TABLE IF NOT EXISTS %s USING vec0 (person_id TEXT PARTITION KEY, embedding float[%d] distance_metric=cosine)`, model, benchDim)); err != nil {
 				return err
@@ -89,7 +90,7 @@ func seedMemories(tb testing.TB, s *Store, people []string, n int, vectors bool)
 					ref = memory.Ref{Kind: memory.KindFact, ID: id}
 					body = "likes " + obj + " " + ev
 				}
-				if err := s.indexText(ctx, tx, p, ref, body); err != nil {
+				if err := s.indexText(ctx, wt, p, ref, body); err != nil {
 					return err
 				}
 				if vectors {
@@ -161,15 +162,37 @@ func BenchmarkRetrieve(b *testing.B) {
 	}
 }
 
-// BenchmarkVectorScan compares the two ways to find a person's nearest
-// vectors: sqlite-vec's vec0 KNN (partitioned by person) against reading
-// every BLOB of the person and computing cosine in Go.
+// BenchmarkVectorScan compares the ways to find a person's nearest
+// vectors: sqlite-vec's vec0 KNN (partitioned by person), reading every
+// BLOB of the person and computing cosine in Go, and the Store's in-memory
+// set (the search, and the load from vec0's chunks that precedes the first
+// one).
 //
 //	go test ./memory/sqlite -run '^$' -bench VectorScan -benchtime 20x
 func BenchmarkVectorScan(b *testing.B) {
 	for _, n := range []int{1_000, 10_000} {
-		s := openTest(b, filepath.Join(b.TempDir(), "h.db"))
+		path := filepath.Join(b.TempDir(), "h.db")
+		s := openTest(b, path, WithVectorCache(-1))
 		seedMemories(b, s, []string{"me", "other"}, n, true)
+		cached := openTest(b, path)
+		b.Run(fmt.Sprintf("records=%d/memory-load", n), func(b *testing.B) {
+			for b.Loop() {
+				set, err := cached.loadVectorChunks(context.Background(), "me", vecTableName("bench", benchDim), benchDim)
+				if err != nil || len(set.ids) != n {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("records=%d/memory", n), func(b *testing.B) {
+			q := make([]float32, benchDim)
+			q[3] = 1
+			for b.Loop() {
+				refs, err := cached.searchVectors(context.Background(), "me", "bench", q, 20)
+				if err != nil || len(refs) != 20 {
+					b.Fatal(err, len(refs))
+				}
+			}
+		})
 		name := vecTableName("bench", benchDim)
 		if _, err := s.w.Exec(`CREATE TABLE blobs AS SELECT rowid AS id, person_id, embedding FROM ` + name); err != nil {
 			b.Fatal(err)

@@ -78,15 +78,23 @@ type Store struct {
 	// each other for SQLite's write lock.
 	w *sql.DB
 	// r is the read pool (query_only connections).
-	r    *sql.DB
+	r *sql.DB
+	// wc and rd keep the statements run on w and r prepared.
+	wc   *stmtCache
+	rd   reader
 	opts options
 	// vec caches which vector tables exist.
 	vec vecTables
+	// vc keeps people's embeddings in memory for search.
+	vc *vecCache
+	// lens keeps the token counts of memory_fts rows for ranking.
+	lens docLens
 }
 
 type options struct {
 	busyTimeout time.Duration
 	readConns   int
+	vectorCache int64
 	now         func() time.Time
 }
 
@@ -114,6 +122,21 @@ func WithReadConns(n int) Option {
 	}
 }
 
+// WithVectorCache sets how many bytes of embeddings the Store keeps in
+// memory for vector search (people's vectors, least recently searched
+// first out); n < 0 turns the cache off, so that every search asks vec0;
+// n == 0 keeps the default (DefaultVectorCache).
+func WithVectorCache(n int64) Option {
+	return func(o *options) {
+		switch {
+		case n < 0:
+			o.vectorCache = 0
+		case n > 0:
+			o.vectorCache = n
+		}
+	}
+}
+
 // WithClock sets the clock used for the times the Store stamps itself
 // (creation, recording, delivery). Times passed in by the caller are kept.
 // A nil now keeps time.Now.
@@ -131,7 +154,7 @@ func WithClock(now func() time.Time) Option {
 // that names the path; a file locked by another writer past the busy timeout
 // gives one wrapping ErrLocked.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	o := options{busyTimeout: DefaultBusyTimeout, readConns: DefaultReadConns, now: time.Now}
+	o := options{busyTimeout: DefaultBusyTimeout, readConns: DefaultReadConns, vectorCache: DefaultVectorCache, now: time.Now}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -148,7 +171,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open haven database %s: create its directory: %w", abs, err)
 	}
-	s := &Store{path: abs, opts: o}
+	s := &Store{path: abs, opts: o, vc: newVecCache(o.vectorCache)}
 
 	s.w, err = sql.Open("sqlite", s.dsn(false))
 	if err != nil {
@@ -158,6 +181,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	s.w.SetMaxIdleConns(1)
 	s.w.SetConnMaxLifetime(0)
 	s.w.SetConnMaxIdleTime(0)
+	s.wc = newStmtCache(s.w)
 	if err := s.prepare(ctx); err != nil {
 		s.w.Close()
 		return nil, err
@@ -172,6 +196,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	s.r.SetMaxIdleConns(o.readConns)
 	s.r.SetConnMaxLifetime(0)
 	s.r.SetConnMaxIdleTime(0)
+	s.rd = reader{newStmtCache(s.r)}
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open haven database: read pool: %w", s.classify(err))
@@ -260,6 +285,12 @@ func (s *Store) prepare(ctx context.Context) error {
 // Close releases both connection pools. The Store must not be used after.
 func (s *Store) Close() error {
 	var errs []error
+	if s.rd.c != nil {
+		s.rd.c.close()
+	}
+	if s.wc != nil {
+		s.wc.close()
+	}
 	if s.r != nil {
 		if err := s.r.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close read pool of %s: %w", s.path, err))
@@ -339,17 +370,28 @@ func nullTS(t time.Time) sql.NullInt64 {
 }
 
 // write runs fn in one IMMEDIATE transaction on the writer connection and
-// commits it; any error rolls it back. Errors are classified.
-func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+// commits it; any error rolls it back. Errors are classified. Statements fn
+// ran for the first time are prepared for the next transactions once this
+// one has ended.
+func (s *Store) write(ctx context.Context, fn func(tx *wtx) error) error {
+	sqlTx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", s.classify(err))
 	}
+	tx := &wtx{tx: sqlTx, c: s.wc}
+	defer func() {
+		if len(tx.unindexed) > 0 {
+			s.lens.forget(tx.unindexed)
+		}
+		if len(tx.missed) > 0 {
+			s.wc.prepareMissed(ctx, tx.missed)
+		}
+	}()
 	if err := fn(tx); err != nil {
-		tx.Rollback()
+		sqlTx.Rollback()
 		return s.classify(err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", s.classify(err))
 	}
 	return nil

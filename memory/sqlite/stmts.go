@@ -1,0 +1,165 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// maxCachedStmts bounds each statement cache. Haven's statements are a
+// fixed set far below it; SQL built at run time (vector table names) is run
+// uncached so it never fills the cache.
+const maxCachedStmts = 256
+
+// stmtCache keeps the statements run on one pool prepared, so that a query
+// costs SQLite's step and not its parser. database/sql prepares a cached
+// *sql.Stmt again on each pool connection the first time it runs there.
+type stmtCache struct {
+	db *sql.DB
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, m: map[string]*sql.Stmt{}}
+}
+
+// lookup returns the cached statement of q, or nil.
+func (c *stmtCache) lookup(q string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[q]
+}
+
+// prepare returns q's statement, preparing and caching it if needed. It
+// takes a connection of the pool, so it must not be called while the
+// caller holds one (inside a write transaction: see wtx).
+func (c *stmtCache) prepare(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st := c.lookup(q); st != nil {
+		return st, nil
+	}
+	st, err := c.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.m[q]; old != nil {
+		st.Close()
+		return old, nil
+	}
+	if len(c.m) >= maxCachedStmts {
+		// Still usable by this caller; database/sql closes it when the
+		// pool closes.
+		return st, nil
+	}
+	c.m[q] = st
+	return st, nil
+}
+
+// close closes the cached statements.
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for q, st := range c.m {
+		st.Close()
+		delete(c.m, q)
+	}
+}
+
+// reader runs read-only statements on the read pool through its statement
+// cache. It has the methods of *sql.DB that the Store's reads use.
+type reader struct{ c *stmtCache }
+
+// QueryContext runs q on the read pool.
+func (r reader) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	st, err := r.c.prepare(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// QueryRowContext runs q on the read pool. A failure to prepare q is
+// reported by the Row's Scan.
+func (r reader) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	st, err := r.c.prepare(ctx, q)
+	if err != nil {
+		// database/sql builds a Row that carries err only from a query; run
+		// q unprepared to get one with the same error.
+		return r.c.db.QueryRowContext(ctx, q, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+// wtx is a write transaction on the writer connection. Statements it runs
+// use the writer's statement cache; a statement not cached yet runs
+// unprepared and is prepared once the transaction has released the single
+// writer connection (preparing it now would wait for that connection
+// forever).
+type wtx struct {
+	tx     *sql.Tx
+	c      *stmtCache
+	missed []string
+	// unindexed are the memory_fts rows the transaction deleted: their
+	// cached lengths go once it has ended.
+	unindexed []int64
+}
+
+func (t *wtx) stmt(ctx context.Context, q string) *sql.Stmt {
+	if st := t.c.lookup(q); st != nil {
+		return t.tx.StmtContext(ctx, st)
+	}
+	if len(t.missed) < maxCachedStmts {
+		t.missed = append(t.missed, q)
+	}
+	return nil
+}
+
+// ExecContext runs q in the transaction.
+func (t *wtx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, q, args...)
+}
+
+// QueryContext runs q in the transaction.
+func (t *wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, q, args...)
+}
+
+// QueryRowContext runs q in the transaction.
+func (t *wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+// PrepareContext returns q's statement for repeated use in the
+// transaction; the caller closes it.
+func (t *wtx) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st := t.stmt(ctx, q); st != nil {
+		return st, nil
+	}
+	return t.tx.PrepareContext(ctx, q)
+}
+
+// uncached runs SQL built at run time, which must not enter the cache.
+func (t *wtx) uncached() *sql.Tx { return t.tx }
+
+// prepareMissed caches the statements the transaction ran unprepared. A
+// statement that fails to prepare is left uncached: it failed, or will
+// fail, where it runs.
+func (c *stmtCache) prepareMissed(ctx context.Context, missed []string) {
+	for _, q := range missed {
+		if c.lookup(q) != nil {
+			continue
+		}
+		c.prepare(ctx, q) //nolint:errcheck // see above
+	}
+}

@@ -165,6 +165,10 @@ type Memory struct {
 	// CrisisLogRetention deletes crisis log rows older than this; 0 keeps
 	// them.
 	CrisisLogRetention time.Duration `yaml:"crisis_log_retention"`
+	// DeliveryRetention deletes handled inbox and delivered outbox rows
+	// (kept for dedupe and retries; they hold platform ids) this long after
+	// they were handled; 0 keeps them.
+	DeliveryRetention time.Duration `yaml:"delivery_retention"`
 	// EmbeddingsBaseURL is the OpenAI-compatible API root serving
 	// /embeddings; empty uses llm.base_url.
 	EmbeddingsBaseURL string `yaml:"embeddings_base_url"`
@@ -224,6 +228,7 @@ func Defaults() Config {
 			TokenBudget:        400,
 			InactiveRetention:  90 * 24 * time.Hour,
 			CrisisLogRetention: 365 * 24 * time.Hour,
+			DeliveryRetention:  7 * 24 * time.Hour,
 		},
 		Admins: []string{},
 		Log:    Log{Level: "info", Format: "text"},

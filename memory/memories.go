@@ -427,11 +427,16 @@ type Retention struct {
 	Inactive time.Duration
 	// CrisisLog bounds the crisis log, which has its own retention.
 	CrisisLog time.Duration
+	// Deliveries bounds the delivery records kept for dedupe and retries:
+	// handled inbox rows and sent or abandoned outbox rows (by when they
+	// were handled). They hold platform ids, so they must not live forever;
+	// a redelivery older than this would be answered again.
+	Deliveries time.Duration
 }
 
 // Swept is what one retention pass deleted.
 type Swept struct {
-	Transcripts, Inactive, CrisisLog int64
+	Transcripts, Inactive, CrisisLog, Deliveries int64
 }
 
 // Memories keeps what Haven remembers about people beyond the transcript:

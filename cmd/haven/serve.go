@@ -301,6 +301,7 @@ func newMemoryWorker(cfg configs.Config, store *sqlite.Store, model llm.Client, 
 			Transcripts: cfg.Memory.TranscriptRetention,
 			Inactive:    cfg.Memory.InactiveRetention,
 			CrisisLog:   cfg.Memory.CrisisLogRetention,
+			Deliveries:  cfg.Memory.DeliveryRetention,
 		},
 		Logger: log,
 	}

@@ -124,7 +124,7 @@ func (w *Worker) maintain(ctx context.Context) {
 		return
 	}
 	if sw != (memory.Swept{}) {
-		w.o.Logger.Info("retention applied", slog.Int64("transcript_entries", sw.Transcripts),
+		w.o.Logger.Info("retention applied", slog.Int64("transcript_entries", sw.Transcripts), slog.Int64("delivery_records", sw.Deliveries),
 			slog.Int64("inactive_facts", sw.Inactive), slog.Int64("crisis_log_rows", sw.CrisisLog))
 	}
 }

@@ -1125,6 +1125,14 @@ func (s *Store) ApplyRetention(ctx context.Context, r memory.Retention, now time
 		if err := exec(&sw.CrisisLog, `DELETE FROM crisis_log WHERE at < ?`, r.CrisisLog); err != nil {
 			return fmt.Errorf("crisis log: %w", err)
 		}
+		var inbox, outbox int64
+		if err := exec(&inbox, `DELETE FROM inbox WHERE done_at < ?`, r.Deliveries); err != nil {
+			return fmt.Errorf("handled inbox rows: %w", err)
+		}
+		if err := exec(&outbox, `DELETE FROM outbox WHERE coalesce(sent_at, abandoned_at) < ?`, r.Deliveries); err != nil {
+			return fmt.Errorf("delivered outbox rows: %w", err)
+		}
+		sw.Deliveries = inbox + outbox
 		return nil
 	})
 	if err != nil {

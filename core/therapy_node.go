@@ -69,10 +69,10 @@ func (e *Engine) respondTherapy(ctx context.Context, t *Turn) {
 	cp.Stage, cp.ExerciseType, cp.ExerciseStep = string(r.Stage), r.Exercise, r.Step
 	e.saveTherapyState(t, r.State)
 	r.Text = withRecall(t, r.Text)
-	if line := safety.DangerLine(*t.Assessment, e.country(t)); line != "" {
+	if f := t.Assessment.Flags; f.AbuseOrDanger || f.HarmToOthers {
 		// Being hurt, or speaking of hurting someone: the ordinary reply
 		// also names the emergency number.
-		r.Text += " " + line
+		r.Text += " " + safety.DangerLine(*t.Assessment, e.country(t))
 	}
 	t.Reply, t.ReplyKind = r.Text, channels.OutReply
 	t.Out = append(t.Out, t.reply(channels.OutReply, r.Text))

@@ -32,6 +32,22 @@ var recallRules = []rule{
 	{id: "method.si_shorthand", level: 2, conf: 0.7, src: `(?:for|with|having|have|had|experiencing|active|passive|my|bad|constant|intense|severe|daily|struggling with|struggle with|history of) si(?: \.|$| and| but| with| again| thoughts| urges| lately| today| tonight| plans?| for| since| is| has| ideation| intent)`},
 	{id: "method.si_intent", level: 3, conf: 0.75, src: `si (?:with|and) (?:intent|a plan|plan|plans)`},
 
+	// ---- short chat disclosures: how people say it in one line ----
+	// Found by probing the floor with phrasings written for the purpose;
+	// each family has near-miss negatives in recall_test.go.
+	{id: "wish.not_wake", level: 2, conf: 0.75, src: `(?:dont|do not|never) want to wake up(?: (?:tomorrow|again|anymore|ever again|ever|in the morning|from (?:this|my) sleep))?(?: \.|$)`},
+	{id: "wish.hate_alive", level: 2, conf: 0.7, src: `(?:hate|despise|cant stand) (?:being alive|that im (?:still )?alive|living|existing|my existence|waking up (?:every day|each day|in the morning))(?: \.|$| so| anymore| every)`},
+	{id: "wish.wouldnt_mind", level: 2, conf: 0.75, timeless: true, src: `if i (?:died|were to die|was dead|were dead|didnt wake up|did not wake up|got hit by a \w+|never woke up)(?: (?:tomorrow|today|tonight|in my sleep|now))?(?: \.)? (?:i )?(?:wouldnt|would not|dont|do not|wont|will not) (?:mind|care|be sad|be upset)|(?:wouldnt|would not) mind (?:dying|being dead|if i died|not waking up|not being alive)`},
+	{id: "wish.no_future_alive", level: 2, conf: 0.7, src: `(?:cant|cannot|dont|do not) (?:see|imagine|picture) (?:myself )?(?:being alive|still (?:being )?(?:here|alive|around)|making it|surviving) (?:past|to|until|till|next|in|by|much longer|for long|another|this)`},
+	{id: "wish.death_only_way", level: 2, conf: 0.75, src: `(?:no way out|no escape|no other way|nothing left) (?:except|but|other than) (?:death|dying|suicide|to die|killing myself)|(?:only|last|best) (?:way out|option|escape|answer|solution) (?:is|would be|left is) (?:death|dying|suicide|to die|to kill myself|to end it)`},
+	{id: "method.research", level: 2, conf: 0.75, src: `(?:googl\w*|search\w*|look\w* up|research\w*|reading up on|read about) (?:ways|how|methods|the best way|the easiest way) (?:to|of) (?:die|dying|kill myself|killing myself|end (?:it|my life)|commit suicide|overdose)`},
+	{id: "method.crash", level: 2, conf: 0.75, src: `(?:thinking (?:of|about)|think about|want to|wanted to|going to|gonna|urge to|tempted to|imagine|imagining|could just) (?:just )?(?:driv\w*|crash\w*|steer\w*|swerv\w*) (?:my car |the car )?(?:into|off|in front of) (?:a |the |an )?(?:tree|wall|bridge|cliff|river|lake|oncoming traffic|traffic|truck|lorry|pole|barrier|ravine)`},
+	{id: "selfharm.hurting_myself", level: 2, conf: 0.8, selfInjury: true, accident: true, src: `(?:been|keep|kept|started|start|im|i am|i have been|ive been) (?:\w+ )?hurting myself(?: to cope| again| when| because| so| every| on purpose| lately| recently|$| \.)`},
+	{id: "goodbye.not_around", level: 2, conf: 0.75, notFollowedBy: []string{"at", "in", "with", "on", "as", "for", "here at"}, src: `(?:dont|do not) think (?:that )?(?:ill|i will|im going to|i am going to|i can) (?:be (?:around|here|alive)|make it|hold on) (?:much longer|for long|long|tomorrow|another (?:day|week|night)|past \w+)`},
+	{id: "intent.night", level: 3, conf: 0.7, needsContext: true, src: `(?:decided|know|feel like|think|sure) (?:that )?(?:tonight|today|this weekend|tomorrow) (?:is|will be) (?:the (?:night|day)|it)`},
+	{id: "intent.planning_how", level: 3, conf: 0.7, needsContext: true, src: `(?:planning|planned|worked out|working out|figured out|figuring out|thought through) (?:how|when|where) (?:i (?:would|will|could|am going to|can)|id|ill|im going to|to) (?:do it|end it|go through with it|do this)`},
+	{id: "prep.bought_take_all", level: 3, conf: 0.8, src: `{saved} (?:\w+ ){0,3}{means}.{0,60}(?:take|swallow) (?:them all|all of them|every one|the lot)`},
+
 	// ---- thoughts about how (C-SSRS 3): asking for a method or lethality ----
 	// "What's the least painful way to die", "how many of my pills would it
 	// take": seeking a method is thinking about how, whatever the framing.

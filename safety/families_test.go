@@ -113,6 +113,7 @@ func TestThirdPartyAndAbuseFlags(t *testing.T) {
 		{"I want to kill my neighbour", Flags{HarmToOthers: true}},
 		{"I'm scared my boyfriend will hurt me again", Flags{AbuseOrDanger: true}},
 		{"sometimes I think about hurting my roommate", Flags{HarmToOthers: true}},
+		{"what are the signs someone is suicidal", Flags{ThirdParty: true}},
 	}
 	for _, c := range cases {
 		a := f.Assess(Input{Text: c.text})
@@ -158,5 +159,12 @@ func TestDenialAfterSafetyQuestion(t *testing.T) {
 		if a := f.Assess(Input{Text: s, AskedSafetyQuestion: true}); a.Level < 2 {
 			t.Errorf("%q after a safety question: level %d, want >= 2", s, a.Level)
 		}
+	}
+}
+
+func TestAConditionalThreatIsNotHarmToOthers(t *testing.T) {
+	a := NewFloor().Assess(Input{Text: "I'm going to kill my brother if he eats my leftovers again"})
+	if a.Flags.HarmToOthers {
+		t.Fatalf("a conditional joke set harm_to_others: %v", a.Path)
 	}
 }

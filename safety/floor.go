@@ -251,6 +251,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			cs, ce := clauseOf(canon, clauses, loc[0])
 			clause := canon[cs:ce]
 			prefix := canon[cs:loc[0]]
+			if r.kind == kindHarmOthers && len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy) {
+				continue // "I'll kill him if he eats my leftovers": a conditional, not a threat
+			}
 			switch r.kind {
 			case kindThird:
 				res.flags.ThirdParty = true
@@ -539,7 +542,12 @@ func thirdPartySubject(prefix string) bool {
 			return false
 		}
 		switch t {
-		case "he", "she", "they", "hes", "shes", "theyre", "him", "her", "them", "his", "their":
+		case "you", "youve", "youre", "your", "yourself", "youd", "youll":
+			// The generic you ("to tell someone youve been feeling
+			// suicidal") is often the writer.
+			return false
+		case "he", "she", "they", "hes", "shes", "theyre", "him", "her", "them", "his", "their",
+			"someone", "somebody", "someones", "somebodys":
 			return true
 		}
 	}

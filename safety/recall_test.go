@@ -104,6 +104,11 @@ func TestRecallFamilies(t *testing.T) {
 			{"I don't think I'll be around much longer at this company", 0, 0},
 			{"I don't think I'll last long in this job", 0, 0},
 		},
+		"questions about someone else and conditional threats": {
+			{"what are the signs someone is suicidal", 0, 0},
+			{"I'm going to kill my brother if he eats my leftovers again", 0, 0},
+			{"it took courage to tell someone that you've been feeling suicidal, and I'm suicidal now", 2, 3},
+		},
 		"jumping": {
 			{"I want to jump off a bridge", 2, 3},
 			{"I'm going to jump tonight", 1, 3},

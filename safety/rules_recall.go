@@ -46,6 +46,9 @@ var recallRules = []rule{
 	{id: "goodbye.not_around", level: 2, conf: 0.75, notFollowedBy: []string{"at", "in", "with", "on", "as", "for", "here at"}, src: `(?:dont|do not) think (?:that )?(?:ill|i will|im going to|i am going to|i can) (?:be (?:around|here|alive)|make it|hold on) (?:much longer|for long|long|tomorrow|another (?:day|week|night)|past \w+)`},
 	{id: "intent.night", level: 3, conf: 0.7, needsContext: true, src: `(?:decided|know|feel like|think|sure) (?:that )?(?:tonight|today|this weekend|tomorrow) (?:is|will be) (?:the (?:night|day)|it)`},
 	{id: "intent.planning_how", level: 3, conf: 0.7, needsContext: true, src: `(?:planning|planned|worked out|working out|figured out|figuring out|thought through) (?:how|when|where) (?:i (?:would|will|could|am going to|can)|id|ill|im going to|to) (?:do it|end it|go through with it|do this)`},
+	// A means kept somewhere at hand: a question without context, means
+	// with it ("I have a rope in my closet").
+	{id: "prep.means_kept", level: 3, conf: 0.7, needsContext: true, src: `(?:ive|i have|ive got|i got|i keep|theres|there is) (?:a|the|my|some) (?:rope|noose|gun|pistol|rifle|razor|razor blades?|blades?|pills|sleeping pills) (?:in|under|at|hidden in) (?:my|the) (?:closet|wardrobe|garage|cupboard|drawer|desk|bag|car|room|bed|basement|attic|nightstand|bedside table)`},
 	{id: "prep.bought_take_all", level: 3, conf: 0.8, src: `{saved} (?:\w+ ){0,3}{means}.{0,60}(?:take|swallow) (?:them all|all of them|every one|the lot)`},
 
 	// ---- thoughts about how (C-SSRS 3): asking for a method or lethality ----

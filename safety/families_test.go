@@ -114,6 +114,7 @@ func TestThirdPartyAndAbuseFlags(t *testing.T) {
 		{"I'm scared my boyfriend will hurt me again", Flags{AbuseOrDanger: true}},
 		{"sometimes I think about hurting my roommate", Flags{HarmToOthers: true}},
 		{"what are the signs someone is suicidal", Flags{ThirdParty: true}},
+		{"I think someone in my class is suicidal", Flags{ThirdParty: true}},
 	}
 	for _, c := range cases {
 		a := f.Assess(Input{Text: c.text})

@@ -534,7 +534,15 @@ var distressFamilies = func() func(string, hits) int {
 
 // thirdPartySubject reports whether the nearest subject before a match is
 // someone other than the writer.
+// thirdCopulaRe is a third-party subject, a few words about them, and a
+// copula just before the match: "someone in my class is [suicidal]", "my
+// friend from work has been [talking about ending it]".
+var thirdCopulaRe = regexp.MustCompile(`\b(?:someone|somebody|a (?:friend|classmate|coworker|colleague|student|kid|boy|girl|guy)|(?:my|our) (?:friend|best friend|brother|sister|mom|mum|dad|son|daughter|partner|boyfriend|girlfriend|wife|husband|cousin|roommate|flatmate|student|classmate|coworker|colleague))(?: [a-z]+){0,4} (?:is|was|has been|seems|seemed|sounds|might be|may be|could be|feels|felt|keeps|kept) (?:really |so |very |quite |pretty |kind of |kinda |a bit |always |still |often )?$`)
+
 func thirdPartySubject(prefix string) bool {
+	if thirdCopulaRe.MatchString(prefix) {
+		return true
+	}
 	toks := strings.Fields(prefix)
 	for k := len(toks) - 1; k >= 0 && k >= len(toks)-6; k-- {
 		t := toks[k]

@@ -111,6 +111,8 @@ func TestRecallFamilies(t *testing.T) {
 		},
 		"questions about someone else and conditional threats": {
 			{"what are the signs someone is suicidal", 0, 0},
+			{"I think someone in my class is suicidal", 0, 0},
+			{"my friend is worried because I am suicidal", 2, 3},
 			{"I'm going to kill my brother if he eats my leftovers again", 0, 0},
 			{"it took courage to tell someone that you've been feeling suicidal, and I'm suicidal now", 2, 3},
 		},

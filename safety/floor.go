@@ -537,7 +537,7 @@ var distressFamilies = func() func(string, hits) int {
 // thirdCopulaRe is a third-party subject, a few words about them, and a
 // copula just before the match: "someone in my class is [suicidal]", "my
 // friend from work has been [talking about ending it]".
-var thirdCopulaRe = regexp.MustCompile(`\b(?:someone|somebody|a (?:friend|classmate|coworker|colleague|student|kid|boy|girl|guy)|(?:my|our) (?:friend|best friend|brother|sister|mom|mum|dad|son|daughter|partner|boyfriend|girlfriend|wife|husband|cousin|roommate|flatmate|student|classmate|coworker|colleague))(?: [a-z]+){0,4} (?:is|was|has been|seems|seemed|sounds|might be|may be|could be|feels|felt|keeps|kept) (?:really |so |very |quite |pretty |kind of |kinda |a bit |always |still |often )?$`)
+var thirdCopulaRe = regexp.MustCompile(`\b(?:someone|somebody|a (?:friend|classmate|coworker|colleague|student|kid|boy|girl|guy)|(?:my|our) (?:friend|best friend|brother|sister|mom|mum|dad|son|daughter|partner|boyfriend|girlfriend|wife|husband|cousin|roommate|flatmate|student|classmate|coworker|colleague))(?: [a-z]+){0,4} (?:is|was|has been|has|had|seems|seemed|sounds|might be|may be|could be|feels|felt|keeps|kept) (?:really |so |very |quite |pretty |kind of |kinda |a bit |always |still |often )?$`)
 
 func thirdPartySubject(prefix string) bool {
 	if thirdCopulaRe.MatchString(prefix) {

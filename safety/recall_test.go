@@ -113,6 +113,8 @@ func TestRecallFamilies(t *testing.T) {
 			{"what are the signs someone is suicidal", 0, 0},
 			{"I think someone in my class is suicidal", 0, 0},
 			{"my friend is worried because I am suicidal", 2, 3},
+			{"my friend from work has been suicidal", 0, 0},
+			{"my friend has noticed I've been suicidal", 2, 3},
 			{"I'm going to kill my brother if he eats my leftovers again", 0, 0},
 			{"it took courage to tell someone that you've been feeling suicidal, and I'm suicidal now", 2, 3},
 		},

@@ -302,7 +302,9 @@ func (p *plan) share(text string) {
 	if afterCrisis {
 		p.c.say("stab", "I'm really glad you're still here talking with me.", "Thank you for staying with me.", "I'm here with you.")
 	}
-	if r := reflection(text); r != "" {
+	// A harsh word about themselves ("I feel so stupid") is met, not
+	// mirrored back: saying it again would repeat the judgment.
+	if r := reflection(text); r != "" && !(hasFeeling && f.name == "guilt") {
 		p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".", "From what you're saying, "+r+".", "So "+r+".")
 	}
 	if hasFeeling {

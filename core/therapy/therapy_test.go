@@ -472,3 +472,15 @@ func TestAnIntroductionIsMetByNameAndOnlyAnIntroduction(t *testing.T) {
 		}
 	}
 }
+
+func TestAHarshWordAboutThemselvesIsMetNotMirrored(t *testing.T) {
+	for _, msg := range []string{"I feel so stupid", "I'm such an idiot", "I'm pathetic"} {
+		r := Respond(Request{Text: msg, TurnCount: 3})
+		low := strings.ToLower(r.Text)
+		for _, word := range []string{"stupid", "idiot", "pathetic"} {
+			if strings.Contains(low, word) {
+				t.Errorf("%q: the reply repeats %q back: %q", msg, word, r.Text)
+			}
+		}
+	}
+}

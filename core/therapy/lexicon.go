@@ -17,7 +17,7 @@ var feelings = []feeling{
 		"I'm sorry. The end of a relationship is a real loss, even when life carries on around it.",
 		"That's a lot of hurt to carry, and it doesn't have to make sense yet.",
 	}},
-	{"guilt", regexp.MustCompile(`(?i)\b(my fault|blame myself|i ruined|i messed (it|everything) up|i screwed up|guilty|ashamed|shame|regret|hate myself for|(i feel|i'm|im|i am) (so |such an? |really |just )?(stupid|pathetic|an idiot|like an idiot|a loser|useless|an embarrassment))\b`), []string{
+	{"guilt", regexp.MustCompile(`(?i)\b(my fault|blame myself|i ruined|i messed (it|everything) up|i screwed up|guilty|ashamed|shame|regret|hate myself for|(i feel|i'm|im|i am) (so |such an? |really |just )?(stupid|pathetic|idiot|an idiot|like an idiot|loser|a loser|useless|embarrassment|an embarrassment))\b`), []string{
 		"It's easy to put all the blame on yourself when something goes wrong.",
 		"It sounds like you're being really hard on yourself.",
 		"Guilt can be so loud; it often tells only part of the story.",

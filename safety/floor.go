@@ -287,6 +287,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = 0, "no_own_context"
 			}
 			switch {
+			case benignSaying(prefix, canon[loc[0]:loc[1]], canon[loc[1]:min(len(canon), loc[1]+40)]):
+				m.level, mod = 0, "saying"
 			case idiomRe.MatchString(canon[loc[0]:min(len(canon), loc[1]+24)]) && r.weak:
 				m.level, mod = 0, "idiom"
 			case !r.noNegate && !startsWithSubject(canon[loc[0]:loc[1]]) && negatedBefore(prefix):
@@ -538,6 +540,32 @@ var distressFamilies = func() func(string, hits) int {
 // copula just before the match: "someone in my class is [suicidal]", "my
 // friend from work has been [talking about ending it]".
 var thirdCopulaRe = regexp.MustCompile(`\b(?:someone|somebody|a (?:friend|classmate|coworker|colleague|student|kid|boy|girl|guy)|(?:my|our) (?:friend|best friend|brother|sister|mom|mum|dad|son|daughter|partner|boyfriend|girlfriend|wife|husband|cousin|roommate|flatmate|student|classmate|coworker|colleague))(?: [a-z]+){0,4} (?:is|was|has been|has|had|seems|seemed|sounds|might be|may be|could be|feels|felt|keeps|kept) (?:really |so |very |quite |pretty |kind of |kinda |a bit |always |still |often )?$`)
+
+// Sayings that share words with risk but mean something else:
+//   - fear of dying in a panic ("I thought I was going to die"): fear, not
+//     intent (but "I'm scared I'll kill myself" stays risk: it names the act);
+//   - overdosing on something harmless ("overdosed on coffee");
+//   - "I could sleep forever": tiredness.
+var (
+	fearBeforeRe     = regexp.MustCompile(`(?:thought|felt like|feel like|feels like|felt as if|scared|afraid|frightened|terrified|worried|panicked|panicking)(?: that)? (?:i (?:was|am|were|will|would)|im|ill|id)(?: \w+)? $`)
+	soonAfterRe      = regexp.MustCompile(`^ ?(?:tonight|today|tomorrow|soon|this (?:week|weekend|evening)|now)\b`)
+	dyingOnlyRe      = regexp.MustCompile(`\b(?:die|dying|death)\b`)
+	benignOverdoseRe = regexp.MustCompile(`^ ?(?:on )?(?:coffee|caffeine|sugar|chocolate|candy|sweets|netflix|anime|tv|memes|tiktok|love|work|carbs|pizza|cake|cookies|energy drinks?|red bull|tea|vitamin c|cuteness|nostalgia|drama)\b`)
+	couldSleepRe     = regexp.MustCompile(`(?:^|\b)(?:i |we )?(?:just )?could (?:just )?$`)
+)
+
+func benignSaying(prefix, match, after string) bool {
+	switch {
+	case fearBeforeRe.MatchString(prefix) && dyingOnlyRe.MatchString(match) && !strings.Contains(match, "kill") &&
+		!soonAfterRe.MatchString(after) && !strings.Contains(match, "tonight"):
+		return true
+	case strings.Contains(match, "overdos") && benignOverdoseRe.MatchString(after):
+		return true
+	case strings.HasPrefix(match, "sleep") && strings.Contains(match, "forever") && couldSleepRe.MatchString(prefix):
+		return true
+	}
+	return false
+}
 
 func thirdPartySubject(prefix string) bool {
 	if thirdCopulaRe.MatchString(prefix) {

@@ -118,6 +118,17 @@ func TestRecallFamilies(t *testing.T) {
 			{"I'm going to kill my brother if he eats my leftovers again", 0, 0},
 			{"it took courage to tell someone that you've been feeling suicidal, and I'm suicidal now", 2, 3},
 		},
+		"sayings that share words with risk": {
+			{"I had a panic attack and thought I was going to die", 0, 1},
+			{"my anxiety makes me feel like I'm dying", 0, 1},
+			{"I overdosed on coffee today haha", 0, 1},
+			{"I could sleep forever", 0, 1},
+			{"I want to stop feeling so anxious", 0, 0},
+			{"I think I am going to die tonight", 2, 3},
+			{"I'm scared I'm going to kill myself", 2, 3},
+			{"I overdosed on my pills last night", 3, 3},
+			{"I want to sleep forever and never wake up", 2, 3},
+		},
 		"jumping": {
 			{"I want to jump off a bridge", 2, 3},
 			{"I'm going to jump tonight", 1, 3},

@@ -317,6 +317,11 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = min(m.level, 1), "laughter"
 			case m.level == 3 && conditionalRe.matchHits(prefix, all) && !strings.Contains(r.id, "attempt") && !strings.HasPrefix(r.id, "prep"):
 				m.level, mod = 2, "conditional"
+				if hasLaugh(clause) {
+					// "if I have to sit through one more meeting I'll kill
+					// myself lol": unclear sarcasm, one direct question.
+					m.level, mod = 1, "conditional_laughter"
+				}
 			}
 			if r.selfInjury && m.level >= 2 {
 				res.flags.SelfInjury = true

@@ -123,6 +123,8 @@ func TestRecallFamilies(t *testing.T) {
 			{"my anxiety makes me feel like I'm dying", 0, 1},
 			{"I overdosed on coffee today haha", 0, 1},
 			{"I could sleep forever", 0, 1},
+			{"if I have to sit through one more meeting I'll kill myself lol", 1, 1},
+			{"if she leaves me I'll kill myself", 2, 3},
 			{"I want to stop feeling so anxious", 0, 0},
 			{"I think I am going to die tonight", 2, 3},
 			{"I'm scared I'm going to kill myself", 2, 3},

@@ -2,20 +2,18 @@ package safety
 
 import "testing"
 
-func TestBareGoodbyeIsAFarewellOnlyAfterTalkOfDeath(t *testing.T) {
+// inputCase is a whole floor input (history, the question just asked) and
+// the range of levels the floor may give it.
+type inputCase struct {
+	name            string
+	in              Input
+	atLeast, atMost Level
+}
+
+func checkInputs(t *testing.T, cases []inputCase) {
+	t.Helper()
 	f := NewFloor()
-	tests := []struct {
-		name    string
-		in      Input
-		atLeast Level
-		atMost  Level
-	}{
-		{"bye ends a chat", Input{Text: "bye"}, LevelNone, LevelNone},
-		{"bye after venting about work ends a chat", Input{Text: "thanks, that helped. bye", History: []string{"I have been so stressed and anxious about work"}}, LevelNone, LevelNone},
-		{"bye after wanting to die is a farewell", Input{Text: "bye", History: []string{"I want to die", "there is nothing left for me"}}, LevelIdeation, LevelImminent},
-		{"goodbye world is a farewell", Input{Text: "goodbye world"}, LevelImminent, LevelImminent},
-	}
-	for _, tt := range tests {
+	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			if a := f.Assess(tt.in); a.Level < tt.atLeast || a.Level > tt.atMost {
 				t.Errorf("level %d (%v), want %d..%d", a.Level, a.Path, tt.atLeast, tt.atMost)
@@ -24,14 +22,18 @@ func TestBareGoodbyeIsAFarewellOnlyAfterTalkOfDeath(t *testing.T) {
 	}
 }
 
+func TestBareGoodbyeIsAFarewellOnlyAfterTalkOfDeath(t *testing.T) {
+	checkInputs(t, []inputCase{
+		{"bye ends a chat", Input{Text: "bye"}, LevelNone, LevelNone},
+		{"bye after venting about work ends a chat", Input{Text: "thanks, that helped. bye", History: []string{"I have been so stressed and anxious about work"}}, LevelNone, LevelNone},
+		{"bye after wanting to die is a farewell", Input{Text: "bye", History: []string{"I want to die", "there is nothing left for me"}}, LevelIdeation, LevelImminent},
+		{"goodbye world is a farewell", Input{Text: "goodbye world"}, LevelImminent, LevelImminent},
+	})
+}
+
 func TestAnswerToAreYouSafeIsReadByItsPolarity(t *testing.T) {
-	f := NewFloor()
 	history := []string{"I have everything ready and I am going to do it tonight"}
-	tests := []struct {
-		name            string
-		in              Input
-		atLeast, atMost Level
-	}{
+	checkInputs(t, []inputCase{
 		{"no to are you safe is danger", Input{Text: "no", AskedIfSafe: true, History: history}, LevelImminent, LevelImminent},
 		{"im not to are you safe is danger", Input{Text: "I'm not", AskedIfSafe: true}, LevelImminent, LevelImminent},
 		{"not sure to are you safe is danger", Input{Text: "not sure", AskedIfSafe: true}, LevelImminent, LevelImminent},
@@ -43,13 +45,5 @@ func TestAnswerToAreYouSafeIsReadByItsPolarity(t *testing.T) {
 		{"no to are you thinking of suicide is a denial", Input{Text: "no", AskedSafetyQuestion: true}, LevelNone, LevelNone},
 		{"yes to are you thinking of suicide is ideation", Input{Text: "yes", AskedSafetyQuestion: true}, LevelIdeation, LevelImminent},
 		{"a disclosure after yes is still read", Input{Text: "yes, I have the pills ready and I will take them tonight", AskedIfSafe: true}, LevelImminent, LevelImminent},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a := f.Assess(tt.in)
-			if a.Level < tt.atLeast || a.Level > tt.atMost {
-				t.Errorf("level %d (%v), want %d..%d", a.Level, a.Path, tt.atLeast, tt.atMost)
-			}
-		})
-	}
+	})
 }

@@ -4,13 +4,28 @@ import "testing"
 
 // TestRuleFamilies covers each rule family with everyday wording (none of
 // it from the tuning data).
-func TestRuleFamilies(t *testing.T) {
-	type c struct {
-		text string
-		min  Level
-		max  Level
+// levelCase is a phrase and the range of levels the floor may give it.
+type levelCase struct {
+	text     string
+	min, max Level
+}
+
+// checkLevels assesses every phrase of every family with the floor alone.
+func checkLevels(t *testing.T, families map[string][]levelCase) {
+	t.Helper()
+	f := NewFloor()
+	for fam, cases := range families {
+		for _, cs := range cases {
+			a := f.Assess(Input{Text: cs.text})
+			if a.Level < cs.min || a.Level > cs.max {
+				t.Errorf("%s: %q: level %d (path %v), want %d..%d", fam, cs.text, a.Level, a.Path, cs.min, cs.max)
+			}
+		}
 	}
-	families := map[string][]c{
+}
+
+func TestRuleFamilies(t *testing.T) {
+	checkLevels(t, map[string][]levelCase{
 		"imminent": {
 			{"I'm going to do it tonight, I already have the pills", 3, 3},
 			{"I've decided to end my life this weekend", 3, 3},
@@ -89,16 +104,7 @@ func TestRuleFamilies(t *testing.T) {
 		"harm to others and abuse": {
 			{"my boyfriend hits me and I'm scared to go home", 0, 1},
 		},
-	}
-	f := NewFloor()
-	for fam, cases := range families {
-		for _, cs := range cases {
-			a := f.Assess(Input{Text: cs.text})
-			if a.Level < cs.min || a.Level > cs.max {
-				t.Errorf("%s: %q: level %d (path %v), want %d..%d", fam, cs.text, a.Level, a.Path, cs.min, cs.max)
-			}
-		}
-	}
+	})
 }
 
 func TestThirdPartyAndAbuseFlags(t *testing.T) {

@@ -51,11 +51,7 @@ func TestNormalizeKeepsObligationHaveTo(t *testing.T) {
 // synthetic wording in several forms, and the ordinary sentences that share
 // its words and must stay below crisis.
 func TestRecallFamilies(t *testing.T) {
-	type c struct {
-		text     string
-		min, max Level
-	}
-	families := map[string][]c{
+	checkLevels(t, map[string][]levelCase{
 		"asking for a method or lethality": {
 			{"what's the best way to end things without pain", 2, 3},
 			{"how many of my pills would it take", 2, 3},
@@ -268,14 +264,5 @@ func TestRecallFamilies(t *testing.T) {
 			{"goodbye cruel world", 3, 3},
 			{"bye fucked up world", 3, 3},
 		},
-	}
-	f := NewFloor()
-	for fam, cases := range families {
-		for _, cs := range cases {
-			a := f.Assess(Input{Text: cs.text})
-			if a.Level < cs.min || a.Level > cs.max {
-				t.Errorf("%s: %q: level %d (path %v), want %d..%d", fam, cs.text, a.Level, a.Path, cs.min, cs.max)
-			}
-		}
-	}
+	})
 }

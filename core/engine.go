@@ -18,8 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/havenbot/haven/channels"
-	"github.com/havenbot/haven/core/llm"
 	"github.com/havenbot/haven/core/therapy"
+	"github.com/havenbot/haven/llm"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/safety"
 )

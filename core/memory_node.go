@@ -2,14 +2,12 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"regexp"
 	"strings"
 
 	"github.com/havenbot/haven/channels"
-	"github.com/havenbot/haven/core/llm"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/memory/extract"
 )
@@ -193,26 +191,5 @@ func (e *Engine) sessionEnded(ctx context.Context, personID, sessionID string) {
 func (e *Engine) notifyMemory() {
 	if e.memNotify != nil {
 		e.memNotify()
-	}
-}
-
-// ExtractionLLM adapts a model client to the extractor's LLM function: one
-// system and one user message, JSON following schema, temperature 0.
-func ExtractionLLM(c llm.Client) extract.LLM {
-	if c == nil {
-		return nil
-	}
-	return func(ctx context.Context, system, user, schemaName string, schema json.RawMessage) (string, error) {
-		zero := float32(0)
-		resp, err := c.Complete(ctx, llm.Request{
-			Messages:    []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
-			Schema:      &llm.Schema{Name: schemaName, JSON: schema},
-			Temperature: &zero,
-			MaxTokens:   800,
-		})
-		if err != nil {
-			return "", err
-		}
-		return resp.Content, nil
 	}
 }

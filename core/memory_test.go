@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/havenbot/haven/channels"
-	"github.com/havenbot/haven/core/llm"
-	"github.com/havenbot/haven/core/llm/llmtest"
+	"github.com/havenbot/haven/llm"
+	"github.com/havenbot/haven/llm/llmtest"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/memory/extract"
 	"github.com/havenbot/haven/memory/sqlite"
@@ -517,7 +517,7 @@ func TestLLMExtractionIsValidatedAndFallsBackToPatterns(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newMemEnv(t, func(o *Options, w *extract.WorkerOptions) {
-		w.Extractor = &extract.Extractor{LLM: ExtractionLLM(client)}
+		w.Extractor = &extract.Extractor{LLM: completeJSON(client)}
 	})
 	srv.Enqueue(llmtest.Reply{Content: `{"facts":[{"subject":"self","predicate":"works_as","object":"paramedic","evidence":"I do nights on the ambulance","confidence":0.9}],"rules":[]}`})
 	m.say(t, "ned", "I do nights on the ambulance, it's a lot")
@@ -609,5 +609,20 @@ func TestAnExportTooLargeToSendIsExplainedNotSent(t *testing.T) {
 	}
 	if !strings.Contains(out[0].Text, "more than the 20.0 MB I can send") || !strings.Contains(out[0].Text, "Nothing has been deleted") {
 		t.Errorf("reply = %q", out[0].Text)
+	}
+}
+
+// completeJSON adapts a model client to the extractor's LLM function, as
+// cmd/haven wires it.
+func completeJSON(c llm.Client) extract.LLM {
+	return func(ctx context.Context, system, user, schemaName string, schema json.RawMessage) (string, error) {
+		resp, err := c.Complete(ctx, llm.Request{
+			Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
+			Schema:   &llm.Schema{Name: schemaName, JSON: schema},
+		})
+		if err != nil {
+			return "", err
+		}
+		return resp.Content, nil
 	}
 }

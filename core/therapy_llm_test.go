@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/havenbot/haven/channels"
-	"github.com/havenbot/haven/core/llm"
-	"github.com/havenbot/haven/core/llm/llmtest"
 	"github.com/havenbot/haven/core/therapy"
+	"github.com/havenbot/haven/llm"
+	"github.com/havenbot/haven/llm/llmtest"
 	"github.com/havenbot/haven/memory/sqlite"
 	"github.com/havenbot/haven/safety"
 )

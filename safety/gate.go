@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/llm"
 )
 
 // DefaultDeadline bounds the LLM assessor when GateOptions.Deadline is zero.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/havenbot/haven/core/llm"
-	"github.com/havenbot/haven/core/llm/llmtest"
+	"github.com/havenbot/haven/llm"
+	"github.com/havenbot/haven/llm/llmtest"
 )
 
 // These tests run the gate with the real OpenAI-compatible client

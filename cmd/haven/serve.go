@@ -16,7 +16,7 @@ import (
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/configs"
 	"github.com/havenbot/haven/core"
-	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/llm"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/memory/extract"
 	"github.com/havenbot/haven/memory/sqlite"
@@ -295,7 +295,7 @@ func newEmbedder(cfg configs.Config) (*llm.OpenAIEmbedder, error) {
 func newMemoryWorker(cfg configs.Config, store *sqlite.Store, model llm.Client, embedder *llm.OpenAIEmbedder, log *slog.Logger) (*extract.Worker, error) {
 	o := extract.WorkerOptions{
 		Store:       store,
-		Extractor:   &extract.Extractor{LLM: core.ExtractionLLM(model), Log: log},
+		Extractor:   &extract.Extractor{LLM: extractionLLM(model), Log: log},
 		IdleTimeout: cfg.Memory.IdleTimeout,
 		Retention: memory.Retention{
 			Transcripts: cfg.Memory.TranscriptRetention,

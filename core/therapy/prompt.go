@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/havenbot/haven/core/llm"
 	"github.com/havenbot/haven/core/therapy/exercises"
+	"github.com/havenbot/haven/llm"
 )
 
 // The fence around the person's words in a prompt. Their text can never

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/llm"
 )
 
 // Default deadlines for model calls.

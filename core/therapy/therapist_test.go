@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/havenbot/haven/core/llm"
-	"github.com/havenbot/haven/core/llm/llmtest"
 	"github.com/havenbot/haven/core/therapy/exercises"
+	"github.com/havenbot/haven/llm"
+	"github.com/havenbot/haven/llm/llmtest"
 )
 
 func newModel(t *testing.T, srv *llmtest.Server, timeout time.Duration) *Therapist {

@@ -13,8 +13,8 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/havenbot/haven/core/llm"
-	"github.com/havenbot/haven/core/llm/llmtest"
+	"github.com/havenbot/haven/llm"
+	"github.com/havenbot/haven/llm/llmtest"
 )
 
 func client(t *testing.T, srv *llmtest.Server) *llm.OpenAI {

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/havenbot/haven/core/llm"
-	"github.com/havenbot/haven/core/llm/llmtest"
+	"github.com/havenbot/haven/llm"
+	"github.com/havenbot/haven/llm/llmtest"
 )
 
 // private is text a person might say; it must never show up in an error.

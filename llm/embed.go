@@ -12,14 +12,6 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// Embedder turns texts into vectors. memory.Embedder has the same methods.
-type Embedder interface {
-	// Embed returns one vector per text, in order.
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-	// Model names the embedding model.
-	Model() string
-}
-
 // EmbedderConfig configures NewOpenAIEmbedder.
 type EmbedderConfig struct {
 	// BaseURL is the OpenAI-compatible API root including /v1.
@@ -41,8 +33,6 @@ type OpenAIEmbedder struct {
 	model   string
 	timeout time.Duration
 }
-
-var _ Embedder = (*OpenAIEmbedder)(nil)
 
 // NewOpenAIEmbedder validates cfg and returns an embedder. It does not
 // contact the server.

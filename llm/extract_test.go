@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/havenbot/haven/core/llm"
+	"github.com/havenbot/haven/llm"
 )
 
 func TestExtractJSONFindsFirstCompleteObject(t *testing.T) {

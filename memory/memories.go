@@ -516,7 +516,7 @@ type Memories interface {
 }
 
 // Embedder turns texts into vectors with an embedding model.
-// core/llm's OpenAI embedder implements it.
+// llm.OpenAIEmbedder implements it.
 type Embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
 	// Model names the embedding model; vectors of different models are

@@ -13,7 +13,7 @@ import (
 )
 
 // These tests run the gate with the real OpenAI-compatible client
-// (core/llm.NewOpenAI) against the scripted fake server (core/llm/llmtest)
+// (llm.NewOpenAI) against the scripted fake server (llm/llmtest)
 // on 127.0.0.1: slow, down, garbage and injected answers never lower the
 // level.
 

@@ -6,7 +6,7 @@
 // With no language model it answers from a scripted, clinician-style
 // library: reflective listening in the person's own words, validation, one
 // open question, psychoeducation snippets, gentle exercise offers and closing
-// summaries. With a model (core/llm) it builds a prompt from the same
+// summaries. With a model (package llm) it builds a prompt from the same
 // decisions plus working memory and the person's procedural rules, and every
 // generated reply passes the output guard (Guard); a failing, late or broken
 // generation is replaced by the scripted reply, so the person always gets an

@@ -2,7 +2,7 @@
 // router (route) picks the next node from the turn's state, each node does one
 // thing and returns to the router, and a step limit stops loops:
 //
-//	gateway -> crisis gate -> (crisis reply | load memory -> dispatch -> branch) -> finalize
+//	gateway -> crisis gate -> (crisis reply | load memory -> dispatch -> therapeutic | task) -> finalize
 //
 // Engine.Handle runs one turn for one inbound message and returns the
 // outbound messages; the channels Hub delivers them.
@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -52,13 +53,13 @@ type Options struct {
 	// HistoryTurns is how many earlier user messages of the session the crisis
 	// gate reads; zero means 6.
 	HistoryTurns int
-	// LLM, when set, serves the therapeutic branch: it picks the mode when
-	// no rule is confident and writes replies, each checked by the output
-	// guard. nil means scripted replies only.
+	// LLM, when set, picks the branch and mode when no rule is confident
+	// (dispatch) and writes therapeutic replies, each checked by the output
+	// guard. nil means rules and scripted replies only.
 	LLM llm.Client
-	// LLMDeadline bounds each therapeutic model call; zero means
-	// therapy.DefaultReplyTimeout for replies and
-	// therapy.DefaultDispatchTimeout for dispatch.
+	// LLMDeadline bounds each dispatch and reply model call; zero means
+	// DefaultDispatchTimeout for dispatch and therapy.DefaultReplyTimeout
+	// for replies.
 	LLMDeadline time.Duration
 	// MaxReplyRunes caps therapeutic replies (the platform's comfort); zero
 	// means therapy.DefaultMaxRunes.
@@ -80,19 +81,23 @@ type Options struct {
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
 // turns of one conversation do not run at once.
 type Engine struct {
-	store          memory.Store
-	gate           CrisisGate
-	defaultCountry string
-	alert          *channels.Conversation
-	now            func() time.Time
-	log            *slog.Logger
-	maxSteps       int
-	historyTurns   int
-	therapist      *therapy.Therapist
-	maxReplyRunes  int
-	mem            memory.Memories
-	retriever      *memory.Retriever
-	memNotify      func()
+	store           memory.Store
+	gate            CrisisGate
+	defaultCountry  string
+	alert           *channels.Conversation
+	now             func() time.Time
+	log             *slog.Logger
+	maxSteps        int
+	historyTurns    int
+	therapist       *therapy.Therapist
+	llm             llm.Client
+	dispatchTimeout time.Duration
+	// dispatchLLM and dispatchFallbacks count dispatch's model use.
+	dispatchLLM, dispatchFallbacks atomic.Uint64
+	maxReplyRunes                  int
+	mem                            memory.Memories
+	retriever                      *memory.Retriever
+	memNotify                      func()
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -104,16 +109,21 @@ func New(opts Options) (*Engine, error) {
 		return nil, errors.New("core: Options.Gate is required")
 	}
 	e := &Engine{
-		store:          opts.Store,
-		gate:           opts.Gate,
-		defaultCountry: strings.ToUpper(opts.DefaultCountry),
-		now:            opts.Clock,
-		log:            opts.Logger,
-		maxSteps:       opts.MaxSteps,
-		historyTurns:   opts.HistoryTurns,
-		maxReplyRunes:  opts.MaxReplyRunes,
-		mem:            opts.Memories,
-		memNotify:      opts.MemoryNotify,
+		store:           opts.Store,
+		gate:            opts.Gate,
+		defaultCountry:  strings.ToUpper(opts.DefaultCountry),
+		now:             opts.Clock,
+		log:             opts.Logger,
+		maxSteps:        opts.MaxSteps,
+		historyTurns:    opts.HistoryTurns,
+		maxReplyRunes:   opts.MaxReplyRunes,
+		mem:             opts.Memories,
+		memNotify:       opts.MemoryNotify,
+		llm:             opts.LLM,
+		dispatchTimeout: opts.LLMDeadline,
+	}
+	if e.dispatchTimeout <= 0 {
+		e.dispatchTimeout = DefaultDispatchTimeout
 	}
 	if opts.AlertConversation != "" {
 		if _, _, _, ok := channels.SplitID(opts.AlertConversation); !ok {
@@ -137,7 +147,7 @@ func New(opts Options) (*Engine, error) {
 		e.historyTurns = 6
 	}
 	e.therapist = therapy.New(therapy.Options{
-		LLM: opts.LLM, DispatchTimeout: opts.LLMDeadline, ReplyTimeout: opts.LLMDeadline, Logger: e.log,
+		LLM: opts.LLM, ReplyTimeout: opts.LLMDeadline, Logger: e.log,
 	})
 	return e, nil
 }
@@ -202,6 +212,8 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 		e.dispatch(ctx, t)
 	case NodeTherapeutic:
 		e.therapeutic(ctx, t)
+	case NodeTask:
+		e.task(t)
 	case NodeFinalize:
 		e.finalize(ctx, t)
 	default:
@@ -229,4 +241,12 @@ func (e *Engine) logTurn(t *Turn) {
 		attrs = append(attrs, slog.Duration("ms_"+string(nt.Node), nt.Duration))
 	}
 	e.log.Debug("turn", attrs...)
+}
+
+// replyLimit is the length limit of an ordinary reply, in runes.
+func (e *Engine) replyLimit() int {
+	if e.maxReplyRunes > 0 {
+		return e.maxReplyRunes
+	}
+	return therapy.DefaultMaxRunes
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strings"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/reply"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/memory/extract"
 )
@@ -56,13 +56,14 @@ func (e *Engine) loadWorkingMemory(ctx context.Context, t *Turn) {
 	}
 }
 
-// withRecall puts one remembered fact the person's message brought up, or a
-// catch-up on the last session, in front of the reply: lightly, as a
-// statement, only in a DM with proactive recall on, never a self-belief, and
-// not the one recalled in the previous reply.
-func withRecall(t *Turn, reply string) string {
+// recall returns one remembered fact the person's message brought up, or a
+// catch-up on the last session, for the reply to carry lightly as a
+// statement: only in a DM with proactive recall on, never a self-belief,
+// and not the one recalled in the previous reply. reply.Assemble places it
+// after a greeting and cuts it first when the reply is long.
+func recall(t *Turn) reply.Part {
 	if t.Memory == nil || !t.MemorySettings.Proactive || t.In.Conversation.Kind != channels.KindDM {
-		return reply
+		return reply.Part{}
 	}
 	for _, en := range t.Memory.Entries {
 		key := fmt.Sprintf("recall:%s:%d", en.Ref.Kind, en.Ref.ID)
@@ -80,20 +81,11 @@ func withRecall(t *Turn, reply string) string {
 			}
 		}
 		if line != "" {
-			t.ReplyKeys = append(t.ReplyKeys, key)
-			// After a greeting ("Hi Sam, good to see you again."), not before it.
-			if greeting.MatchString(reply) {
-				if i := strings.Index(reply, ". "); i > 0 {
-					return reply[:i+2] + line + " " + reply[i+2:]
-				}
-			}
-			return line + " " + reply
+			return reply.Part{Text: line, Key: key}
 		}
 	}
-	return reply
+	return reply.Part{}
 }
-
-var greeting = regexp.MustCompile(`^(Hi|Hello|Hey)\b`)
 
 func contains(xs []string, x string) bool {
 	for _, s := range xs {
@@ -147,10 +139,8 @@ func article(s string) string {
 	return "a "
 }
 
-var reGoodbye = regexp.MustCompile(`(?i)^\s*(ok(ay)?,?\s+)?(thanks?( you)?,?\s+)?(bye|goodbye|good ?night|night night|see you|see ya|talk (to you )?(later|soon|tomorrow)|ttyl|that'?s all for (now|today)|i have to go|i'?ve got to go|gotta go)\b[\s\w,!.]*$`)
-
-// queueMemory queues the background extraction of the turn and, after an
-// explicit goodbye, ends the session so its episode is written. Crisis turns,
+// queueMemory queues the background extraction of the turn and, when
+// dispatch read a goodbye, ends the session so its episode is written. Crisis turns,
 // incognito, commands and turns without a memory store queue nothing.
 func (e *Engine) queueMemory(ctx context.Context, t *Turn) {
 	if e.mem == nil || !t.MemoryLoaded || t.ReplyKind == channels.OutCrisis || t.MemorySettings.Paused || t.Command != nil {
@@ -162,7 +152,7 @@ func (e *Engine) queueMemory(ctx context.Context, t *Turn) {
 		e.log.Error("queue memory extraction failed", slog.String("session", t.Session.ID), slog.Any("err", err))
 		return
 	}
-	if reGoodbye.MatchString(t.In.Text) {
+	if t.EndsSession {
 		ended, err := e.mem.EndSession(ctx, t.Session.ID, e.now())
 		if err != nil {
 			e.log.Error("end session after goodbye failed", slog.String("session", t.Session.ID), slog.Any("err", err))

@@ -27,6 +27,7 @@ func (e *Engine) gateway(ctx context.Context, t *Turn) {
 		return
 	}
 	t.Session, t.Checkpoint = s, s.Checkpoint
+	e.loadTherapy(t)
 	if t.Command == nil {
 		t.Command = plainMemoryCommand(t.In.Text)
 	}
@@ -44,7 +45,7 @@ func (e *Engine) crisisGate(ctx context.Context, t *Turn) {
 			// not a precondition.
 			e.log.Warn("crisis gate: history unavailable", slog.String("session", t.Session.ID), slog.Any("err", err))
 		}
-		t.History = entries
+		t.History, t.Lines = entries, historyLines(entries)
 		for _, en := range entries {
 			if en.Role == memory.RoleUser {
 				history = append(history, en.Text)
@@ -196,17 +197,6 @@ func (e *Engine) loadMemory(ctx context.Context, t *Turn) {
 	}
 }
 
-// dispatch picks the branch, mode type and mode (see therapy_node.go).
-func (e *Engine) dispatch(ctx context.Context, t *Turn) {
-	e.dispatchTherapy(ctx, t)
-}
-
-// therapeutic writes the supportive reply (see therapy_node.go). At level 1
-// its closing question is the gate's one direct safety question.
-func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
-	e.respondTherapy(ctx, t)
-}
-
 // finalize appends the turn to the transcript and saves the checkpoint in
 // one transaction. Crisis turns are marked so that no memory is extracted
 // from them. A failure is logged; the reply still goes out.
@@ -214,7 +204,7 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	t.finalized = true
 	now := e.now()
 	crisis := t.ReplyKind == channels.OutCrisis
-	cp := t.Checkpoint
+	cp := e.saveTherapy(t, t.Checkpoint)
 	cp.TurnCount++
 	cp.AskedSafetyQuestion, cp.AskedIfSafe = t.AskedSafetyQuestion, t.AskedIfSafe
 	if len(t.ReplyKeys) > 0 {

@@ -14,10 +14,16 @@ const (
 	NodeLoadMemory  Node = "load_memory"
 	NodeDispatch    Node = "dispatch"
 	NodeTherapeutic Node = "therapeutic"
+	NodeTask        Node = "task"
 	NodeFinalize    Node = "finalize"
 	// NodeEnd is not a node: it ends the turn.
 	NodeEnd Node = "end"
 )
+
+// allNodes lists every node and NodeEnd; the router's table test proves each
+// is reachable.
+var allNodes = []Node{NodeGateway, NodeApproval, NodeCommand, NodeCrisisGate, NodeCrisisLog, NodeCrisisReply,
+	NodeLoadMemory, NodeDispatch, NodeTherapeutic, NodeTask, NodeFinalize, NodeEnd}
 
 // route decides the next node from the turn's state alone. It is the one
 // place where flow is decided:
@@ -27,7 +33,8 @@ const (
 //	         └─ crisis gate ─ (log if level ≥ 1) ─┬─ crisis reply ─────────────── finalize ─ end
 //	                           (or third party) ──┤
 //	                                              ├─ command (with words after it) ─────── end
-//	                                              └─ load memory ─ dispatch ─ therapeutic ─ finalize ─ end
+//	                                              └─ load memory ─ dispatch ─┬─ therapeutic ─┬─ finalize ─ end
+//	                                                                         └─ task ────────┘
 //
 // Only a pure command (a known command with nothing after it) skips the
 // crisis gate: "/help I want to die" and "/kms" are read by the gate first.
@@ -69,6 +76,8 @@ func route(t *Turn) Node {
 		return NodeDispatch
 	case t.Branch == BranchTherapeutic && !t.replied:
 		return NodeTherapeutic
+	case t.Branch == BranchTask && !t.replied:
+		return NodeTask
 	}
 	if t.Err == nil && !t.finalized {
 		return NodeFinalize

@@ -50,6 +50,8 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		{"warning level stays therapeutic", Turn{gatewayDone: true, Assessment: assessed(1), crisisLogged: true}, NodeLoadMemory},
 		{"memory loaded goes to dispatch", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true}, NodeDispatch},
 		{"therapeutic branch replies", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTherapeutic}, NodeTherapeutic},
+		{"task branch replies", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTask}, NodeTask},
+		{"task reply is finalized", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTask, replied: true}, NodeFinalize},
 		{"reply is finalized", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTherapeutic, replied: true}, NodeFinalize},
 		{"finalized turn ends", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTherapeutic, replied: true, finalized: true}, NodeEnd},
 		{"finalized crisis turn ends", Turn{gatewayDone: true, Assessment: assessed(3), crisisLogged: true, replied: true, finalized: true}, NodeEnd},
@@ -63,8 +65,7 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		})
 		seen[tt.want] = true
 	}
-	for _, n := range []Node{NodeGateway, NodeApproval, NodeCommand, NodeCrisisGate, NodeCrisisLog, NodeCrisisReply,
-		NodeLoadMemory, NodeDispatch, NodeTherapeutic, NodeFinalize, NodeEnd} {
+	for _, n := range allNodes {
 		if !seen[n] {
 			t.Errorf("no route case reaches node %s", n)
 		}

@@ -2,6 +2,8 @@ package core
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -10,11 +12,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/core/therapy"
+	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/memory/sqlite"
 	"github.com/havenbot/haven/safety"
 )
@@ -192,8 +194,8 @@ var conversations = []struct {
 // wording, only its properties.
 func golden(i int, msg string, tr *Turn) string {
 	step := "-"
-	if tr.Checkpoint.ExerciseType != "" {
-		step = tr.Checkpoint.ExerciseType + "/" + tr.Checkpoint.ExerciseStep
+	if tr.Therapy.Exercise != "" {
+		step = tr.Therapy.Exercise + "/" + tr.Therapy.Step
 	}
 	ev := tr.ExerciseEvent
 	if ev == "" {
@@ -211,9 +213,13 @@ func golden(i int, msg string, tr *Turn) string {
 	if src == "" {
 		src = "-"
 	}
-	return fmt.Sprintf("%02d > %s\n   kind=%s mode_type=%s mode=%s source=%s modality=%s stage=%s exercise=%s event=%s questions=%d reply=%s\n",
-		i, msg, tr.ReplyKind, orDash(string(tr.ModeType)), mode, src, modality, tr.Checkpoint.Stage, step, ev,
+	line := fmt.Sprintf("%02d > %s\n   kind=%s mode_type=%s mode=%s source=%s modality=%s stage=%s exercise=%s event=%s questions=%d reply=%s",
+		i, msg, tr.ReplyKind, orDash(string(tr.ModeType)), mode, src, modality, tr.Therapy.Stage, step, ev,
 		strings.Count(tr.Reply, "?"), orDash(string(tr.ReplySource)))
+	if tr.EndsSession {
+		line += " session=ends"
+	}
+	return line + "\n"
 }
 
 func orDash(s string) string {
@@ -258,16 +264,12 @@ func TestTherapeuticConversationsGolden(t *testing.T) {
 					t.Fatalf("turn %d %q: %v", n, s.text, err)
 				}
 				b.WriteString(golden(n, s.text, tr))
-				// The checkpoint on disk is the one the turn saved.
-				p, _ := store.ResolvePerson(ctx, "test", "test::alice", "")
-				sess, err := store.OpenSession(ctx, p.ID, "test::dm-1", time.Now())
-				if err != nil {
-					t.Fatal(err)
-				}
-				cp := sess.Checkpoint
+				// The checkpoint on disk is the one the turn saved (in the
+				// session the turn ran in: a goodbye ends it).
+				cp := savedTherapy(t, path, tr.Session.ID)
 				step := ""
-				if cp.ExerciseType != "" {
-					step = cp.ExerciseType + "/" + cp.ExerciseStep
+				if cp.Exercise != "" {
+					step = cp.Exercise + "/" + cp.Step
 				}
 				where := fmt.Sprintf("turn %d %q (reply %q)", n, s.text, tr.Reply)
 				if tr.Mode != s.mode || tr.Modality != s.modality {
@@ -331,4 +333,29 @@ func splitSentences(s string) []string {
 		}
 	}
 	return out
+}
+
+// savedTherapy reads the therapy state of session id from the database file
+// as the store saved it.
+func savedTherapy(t *testing.T, path, id string) therapy.State {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var raw string
+	if err := db.QueryRowContext(t.Context(), `SELECT checkpoint FROM sessions WHERE id = ?`, id).Scan(&raw); err != nil {
+		t.Fatalf("read checkpoint of session %s: %v", id, err)
+	}
+	var cp memory.Checkpoint
+	if err := json.Unmarshal([]byte(raw), &cp); err != nil {
+		t.Fatalf("decode checkpoint of session %s: %v", id, err)
+	}
+	sl := cp.Slots["therapy"]
+	st, err := therapy.DecodeState(sl.Version, sl.Data)
+	if err != nil {
+		t.Fatalf("decode therapy slot of session %s: %v", id, err)
+	}
+	return st
 }

@@ -14,29 +14,12 @@ import (
 // therapeutic reply, and what a crisis turn does to a running exercise. The
 // decisions themselves live in core/therapy.
 
-// dispatchTherapy picks the mode type, mode and modality. Until the task
-// branch exists every turn takes the therapeutic branch; an operational
-// request gets an honest scripted answer there.
-func (e *Engine) dispatchTherapy(ctx context.Context, t *Turn) {
-	t.Branch = BranchTherapeutic
-	d := e.therapist.Dispatch(ctx, therapy.DispatchInput{
-		Text:      t.In.Text,
-		Exercise:  t.Checkpoint.ExerciseType,
-		Step:      t.Checkpoint.ExerciseStep,
-		State:     e.therapyState(t),
-		TurnCount: t.Checkpoint.TurnCount,
-		History:   historyLines(t.History),
-	})
-	t.decision = &d
-	t.ModeType, t.Mode, t.Modality, t.ModeSource = d.ModeType, d.Mode, d.Modality, string(d.Source)
-	t.Diag.LLMCalls += d.LLMCalls
-	t.Diag.Tokens += d.Tokens
-}
-
-// respondTherapy writes the therapeutic reply and moves the session's
-// therapy state (stage, exercise and step, the rest in Extra) into the
-// checkpoint that finalize saves.
-func (e *Engine) respondTherapy(ctx context.Context, t *Turn) {
+// therapeutic writes the supportive reply. At level 1 its closing
+// question is the gate's one direct safety question, and the session stays
+// open even after a goodbye. The reply carries one remembered thing (in a
+// DM) and, when the gate flagged danger, the emergency number; therapy
+// assembles it all with reply.Assemble.
+func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 	t.replied = true
 	cp := &t.Checkpoint
 	req := therapy.Request{
@@ -44,38 +27,43 @@ func (e *Engine) respondTherapy(ctx context.Context, t *Turn) {
 		FirstContact:   t.FirstContact,
 		TurnCount:      cp.TurnCount,
 		Name:           t.Name,
-		History:        historyLines(t.History),
+		History:        t.Lines,
 		RecentKeys:     cp.LastReplyKeys,
 		SessionMaxRisk: cp.SessionMaxRisk,
-		Stage:          therapy.Stage(cp.Stage),
-		Exercise:       cp.ExerciseType,
-		Step:           cp.ExerciseStep,
-		State:          e.therapyState(t),
+		State:          t.Therapy,
 		Memory:         therapyMemory(t.Memory),
 		Rules:          therapyRules(t.Memory),
 		Decision:       t.decision,
 		MaxRunes:       e.maxReplyRunes,
+		Recall:         recall(t),
+		Notice:         e.dangerNotice(t),
 	}
 	if t.Assessment != nil && t.Assessment.NeedsClarification {
 		req.SafetyQuestion = safety.ClarifyingQuestion(cp.TurnCount)
 		t.AskedSafetyQuestion = true
+		t.EndsSession = false
 	}
 	r := e.therapist.Respond(ctx, req)
-	t.ModeType, t.Mode, t.Modality, t.Stage = r.ModeType, r.Mode, r.Modality, r.Stage
+	t.Mode, t.Modality, t.Therapy = r.Mode, r.Modality, r.State
 	t.ReplyKeys, t.ReplySource, t.ExerciseEvent = r.Keys, r.Source, r.Event
 	t.Diag.LLMCalls += r.LLMCalls
 	t.Diag.Tokens += r.Tokens
 	t.Diag.GuardRule = r.GuardReason
-	cp.Stage, cp.ExerciseType, cp.ExerciseStep = string(r.Stage), r.Exercise, r.Step
-	e.saveTherapyState(t, r.State)
-	r.Text = withRecall(t, r.Text)
-	if f := t.Assessment.Flags; f.AbuseOrDanger || f.HarmToOthers {
-		// Being hurt, or speaking of hurting someone: the ordinary reply
-		// also names the emergency number.
-		r.Text += " " + safety.DangerLine(*t.Assessment, e.country(t))
-	}
 	t.Reply, t.ReplyKind = r.Text, channels.OutReply
 	t.Out = append(t.Out, t.reply(channels.OutReply, r.Text))
+}
+
+// dangerNotice is the line an ordinary reply ends with when the gate
+// flagged that the person is being hurt, or speaks of hurting someone: the
+// emergency number for their country. "" otherwise.
+func (e *Engine) dangerNotice(t *Turn) string {
+	if t.Assessment == nil {
+		return ""
+	}
+	if f := t.Assessment.Flags; f.AbuseOrDanger || f.HarmToOthers {
+		return safety.DangerLine(*t.Assessment, e.country(t))
+	}
+	return ""
 }
 
 // therapyMemory formats working memory for the therapeutic branch: each
@@ -115,33 +103,57 @@ func therapyRules(w *memory.Working) []string {
 // exercise or offer is dropped (remembered as interrupted, never resumed on
 // its own) and the session moves to the stabilizing stage.
 func (e *Engine) interruptTherapy(t *Turn) {
-	cp := &t.Checkpoint
-	if cp.ExerciseType != "" && cp.ExerciseStep != therapy.StepOffered {
+	if t.Therapy.InExercise() {
 		t.ExerciseEvent = "interrupted"
 	}
-	stage, ex, step, st := therapy.AfterCrisis(cp.ExerciseType, cp.ExerciseStep, e.therapyState(t))
-	cp.Stage, cp.ExerciseType, cp.ExerciseStep = string(stage), ex, step
-	t.Stage = stage
-	e.saveTherapyState(t, st)
+	t.Therapy = therapy.AfterCrisis(t.Therapy)
 }
 
-// therapyState reads the therapy state from the checkpoint. A malformed
-// value is logged (no text) and read as empty: the person still gets a reply.
-func (e *Engine) therapyState(t *Turn) therapy.State {
-	st, err := therapy.LoadState(t.Checkpoint.Extra)
+// therapySlot is the checkpoint slot that holds the therapeutic branch's
+// state.
+const therapySlot = "therapy"
+
+// loadTherapy decodes the therapy state from its checkpoint slot. A
+// malformed or unknown slot is logged (no text) and read as empty: the
+// person still gets a reply.
+func (e *Engine) loadTherapy(t *Turn) {
+	sl := t.Checkpoint.Slots[therapySlot]
+	st, err := therapy.DecodeState(sl.Version, sl.Data)
 	if err != nil {
 		e.log.Warn("therapy state unreadable; starting it afresh", slog.String("session", t.Session.ID), slog.Any("err", err))
 	}
-	return st
+	t.Therapy = st
 }
 
-func (e *Engine) saveTherapyState(t *Turn, st therapy.State) {
-	extra, err := therapy.SaveState(t.Checkpoint.Extra, st)
+// saveTherapy returns cp with the therapy state encoded in its slot; the
+// slot map is copied, never shared with the turn's checkpoint.
+func (e *Engine) saveTherapy(t *Turn, cp memory.Checkpoint) memory.Checkpoint {
+	v, data, err := t.Therapy.Encode()
 	if err != nil {
 		e.log.Error("therapy state not saved", slog.String("session", t.Session.ID), slog.Any("err", err))
-		return
+		return cp
 	}
-	t.Checkpoint.Extra = extra
+	slots := make(map[string]memory.Slot, len(cp.Slots)+1)
+	for k, sl := range cp.Slots {
+		slots[k] = sl
+	}
+	if data == nil {
+		delete(slots, therapySlot)
+	} else {
+		slots[therapySlot] = memory.Slot{Version: v, Data: data}
+	}
+	if len(slots) == 0 {
+		slots = nil
+	}
+	cp.Slots = slots
+	return cp
+}
+
+// TherapyStats returns the therapeutic branch's counters: replies, model
+// replies, fallbacks after model errors or timeouts, and output guard
+// rejections by rule. They hold no text.
+func (e *Engine) TherapyStats() therapy.Stats {
+	return e.therapist.Stats()
 }
 
 // historyLines turns the session's recent transcript into therapy lines,
@@ -155,11 +167,4 @@ func historyLines(entries []memory.Entry) []therapy.Line {
 		out = append(out, therapy.Line{User: en.Role == memory.RoleUser, Text: en.Text})
 	}
 	return out
-}
-
-// TherapyStats returns the therapeutic branch's counters: replies, model
-// replies, fallbacks after model errors or timeouts, and output guard
-// rejections by rule. They hold no text.
-func (e *Engine) TherapyStats() therapy.Stats {
-	return e.therapist.Stats()
 }

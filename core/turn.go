@@ -16,15 +16,19 @@ type Branch string
 const (
 	BranchNone        Branch = ""
 	BranchTherapeutic Branch = "therapeutic"
+	BranchTask        Branch = "task"
 )
 
-// ModeType is the kind of help a turn gives (therapy.ModeType).
-type ModeType = therapy.ModeType
+// ModeType is the kind of help a turn gives.
+type ModeType string
 
 // The mode types.
 const (
-	ModeTypeTherapeutic = therapy.ModeTypeTherapeutic
-	ModeTypeOperational = therapy.ModeTypeOperational
+	// ModeTypeTherapeutic: support, listening, exercises (BranchTherapeutic).
+	ModeTypeTherapeutic ModeType = "therapeutic"
+	// ModeTypeOperational: the person asks Haven to do something
+	// (BranchTask).
+	ModeTypeOperational ModeType = "operational"
 )
 
 // Turn is the state of one turn as it flows through the graph. Field groups
@@ -42,10 +46,16 @@ type Turn struct {
 
 	// --- session: persisted (checkpoint)
 	Checkpoint memory.Checkpoint
+	// Therapy is the therapeutic branch's session state, decoded from its
+	// checkpoint slot at the gateway and encoded back at finalize.
+	Therapy therapy.State
 
 	// --- loaded: this turn, from the store
 	// History is the person's recent messages in this session, oldest first.
 	History []memory.Entry
+	// Lines is History as the therapeutic branch reads it (crisis turns
+	// left out), built once when History is loaded.
+	Lines []therapy.Line
 	// MemoryLoaded is set once working memory has been loaded.
 	MemoryLoaded bool
 	// Name is how to address the person, empty for no name.
@@ -67,9 +77,9 @@ type Turn struct {
 	ModeSource string
 	ModeType   ModeType
 	Modality   therapy.Modality
-	// Stage is the session's stage after this turn (also saved in the
-	// checkpoint).
-	Stage therapy.Stage
+	// EndsSession is true when dispatch read a goodbye: finalize ends the
+	// session so its episode is written. A safety question keeps it open.
+	EndsSession bool
 	// decision is dispatch's full result, read by the therapeutic node.
 	decision *therapy.Decision
 	// Country is the ISO country code crisis resources are chosen for.

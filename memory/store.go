@@ -50,10 +50,7 @@ type Session struct {
 // Checkpoint is the persisted part of a turn's state, saved at the end of
 // every turn and loaded at the start of the next.
 type Checkpoint struct {
-	TurnCount    int    `json:"turn_count"`
-	Stage        string `json:"stage,omitempty"`
-	ExerciseType string `json:"exercise_type,omitempty"`
-	ExerciseStep string `json:"exercise_step,omitempty"`
+	TurnCount int `json:"turn_count"`
 	// PendingApproval is an action waiting for the person's yes or no.
 	PendingApproval *Approval `json:"pending_approval,omitempty"`
 	// CapabilityContext is per-capability state: type -> key -> fields.
@@ -71,8 +68,17 @@ type Checkpoint struct {
 	// LastReplyKeys are the ids of the scripted replies used most recently, so
 	// that Haven does not say the same sentence twice in a row.
 	LastReplyKeys []string `json:"last_reply_keys,omitempty"`
-	// Extra holds state later features add before they earn a field.
-	Extra json.RawMessage `json:"extra,omitempty"`
+	// Slots hold each branch's own session state by branch name
+	// ("therapy", "tasks"): opaque here, encoded and versioned by the branch
+	// that owns it.
+	Slots map[string]Slot `json:"slots,omitempty"`
+}
+
+// Slot is one branch's session state in a checkpoint. Storage keeps it as
+// it is; the branch that wrote it reads it, by its version.
+type Slot struct {
+	Version int             `json:"v"`
+	Data    json.RawMessage `json:"data,omitempty"`
 }
 
 // Approval is an action that waits for the person to confirm it.

@@ -10,7 +10,7 @@ func BenchmarkRespond(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		Respond(Request{Text: msgs[i%len(msgs)], TurnCount: 3, Stage: StageDeepening})
+		Respond(Request{Text: msgs[i%len(msgs)], TurnCount: 3, State: State{Stage: StageDeepening}})
 		i++
 	}
 }

@@ -1,7 +1,9 @@
 package therapy
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/havenbot/haven/core/therapy/exercises"
@@ -19,7 +21,6 @@ const (
 	intentIdentity
 	intentConfidential
 	intentStartExercise
-	intentOperational
 	intentGoodbye
 	intentPsychoed
 	intentGreeting
@@ -30,7 +31,6 @@ const (
 
 // Decision is dispatch's choice for one turn.
 type Decision struct {
-	ModeType ModeType
 	Mode     Mode
 	Modality Modality
 	// Source says how Mode was chosen: rules, llm or default.
@@ -53,7 +53,6 @@ var (
 	whoRE      = regexp.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(real )?(human|real|person|bot|ai|robot|machine|therapist|counsel+or|psychologist|doctor|professional)\b|\b(can|could|will) you be my (therapist|counsel+or|doctor)\b|\bam i (talking|speaking|chatting) (to|with) (a |an )?(real |actual )?(person|human|bot|ai|robot|machine)\b`)
 	privacyRE  = regexp.MustCompile(`(?i)\b(is|are) (this|it|(this|our) (chat|conversation|talk)|these messages|what i (say|tell you)) (private|confidential|secret|safe|secure)\b|\bwill you tell (anyone|someone|my)\b|\bwho (can|will|else can) (see|read) (this|my messages|what i)\b|\bdo you (store|save|keep|record|remember) (this|my|our|what)\b|\bconfidential\b`)
 	vagueRE    = regexp.MustCompile(`(?i)^\s*(idk|i don'?t know|dunno|meh|nothing|not sure|whatever|ok(ay)?|fine|hm+|ugh+|eh|so so|kinda|i guess)[\s.!?]*$`)
-	operRE     = regexp.MustCompile(`(?i)\b(remind me|set (a|an|up a) (reminder|alarm|timer)|schedule (a|an|my) (message|call|reminder|check-?in)|add (it|this|that) to my calendar|export (my|all my) (data|memories|conversations?)|delete (my|all my) (data|account|memories|history)|what do you (remember|know) about me|send (a )?(message|text|email) to|book (a|an) (appointment|table))\b`)
 	yesRE      = regexp.MustCompile(`(?i)^\s*(y|ya|ye[sa]h?|yep|yup|sure|ok(ay)?|alright|all right|please|go on|go ahead|let'?s( do it| try( it)?| go| do that)?|why not|sounds good|that sounds good|i('?d| would) like that|i'?ll try|i can try|let'?s give it a (go|try)|that (would|might) help|definitely|absolutely)\b`)
 	negRE      = regexp.MustCompile(`(?i)\b(no|not|nah|nope|don'?t|rather not|later)\b`)
 	noRE       = regexp.MustCompile(`(?i)^\s*(no|nah|nope|not (now|really|today|right now|yet)|no thanks|maybe later|i'?m (ok|okay|good|fine)|rather not|i'?d rather (not|just talk))\b`)
@@ -90,9 +89,8 @@ func DetectModality(text string) Modality {
 // DispatchInput is what dispatch reads.
 type DispatchInput struct {
 	Text string
-	// Exercise and Step come from the checkpoint.
-	Exercise, Step string
-	State          State
+	// State is the session's therapy state as the last turn left it.
+	State State
 	// TurnCount is the number of earlier turns in this session.
 	TurnCount int
 	// History is the recent conversation, for the model.
@@ -103,26 +101,27 @@ type DispatchInput struct {
 // is confident; the caller then asks the model or takes the default.
 func classify(in DispatchInput) (Decision, bool) {
 	text := strings.TrimSpace(clip(in.Text, maxReadBytes))
-	d := Decision{ModeType: ModeTypeTherapeutic, Source: SourceRules, Modality: modalityFor(text, in)}
+	d := Decision{Source: SourceRules, Modality: modalityFor(text, in)}
+	exercise, step := in.State.Exercise, in.State.Step
 	set := func(i intent, m Mode) (Decision, bool) {
 		d.intent, d.Mode = i, m
 		return d, true
 	}
-	if ex := exercises.Get(in.Exercise); ex != nil && in.Step != StepOffered {
+	if ex := exercises.Get(exercise); ex != nil && step != StepOffered {
 		d.Modality = Modality(ex.Modality)
 		return set(intentExercise, ModeGuidedExercise)
 	}
-	if in.Step == StepOffered && exercises.Get(in.Exercise) != nil {
+	if step == StepOffered && exercises.Get(exercise) != nil {
 		if isYes(text) {
-			d.exercise = in.Exercise
-			d.Modality = Modality(exercises.Get(in.Exercise).Modality)
+			d.exercise = exercise
+			d.Modality = Modality(exercises.Get(exercise).Modality)
 			return set(intentOfferReply, ModeGuidedExercise)
 		}
 		if noRE.MatchString(text) {
 			return set(intentOfferReply, ModeSupportive)
 		}
 	}
-	if ex := exercises.Get(in.State.Offered); ex != nil && in.Step != StepOffered && in.TurnCount+1-in.State.OfferTurn <= 2 &&
+	if ex := exercises.Get(in.State.Offered); ex != nil && step != StepOffered && in.TurnCount+1-in.State.OfferTurn <= 2 &&
 		isYes(text) && len(strings.Fields(text)) <= 5 {
 		// A late yes: the person answered the offer a message later.
 		d.exercise, d.Modality = ex.ID, Modality(ex.Modality)
@@ -142,11 +141,7 @@ func classify(in DispatchInput) (Decision, bool) {
 	if privacyRE.MatchString(text) {
 		return set(intentConfidential, ModeClarifying)
 	}
-	if operRE.MatchString(text) {
-		d.ModeType, d.Modality = ModeTypeOperational, ModalityNone
-		return set(intentOperational, ModeNone)
-	}
-	if goodbyeRE.MatchString(text) && len(strings.Fields(text)) <= 12 {
+	if isGoodbye(text) {
 		return set(intentGoodbye, ModeClosing)
 	}
 	s, ok := askedSnippet(text, d.Modality)
@@ -187,11 +182,75 @@ func classify(in DispatchInput) (Decision, bool) {
 	return d, false
 }
 
-// defaultDecision is dispatch's answer when no rule is confident and no
-// model answered: supportive listening.
-func defaultDecision(d Decision) Decision {
-	d.ModeType, d.Mode, d.Source, d.intent = ModeTypeTherapeutic, ModeSupportive, SourceDefault, intentShare
+// Classify applies the therapeutic branch's keyword and pattern rules to a
+// message. ok is false when no rule is confident; the caller then asks a
+// model (see Decision.WithModel) or takes Default. It never calls a model.
+func Classify(in DispatchInput) (d Decision, ok bool) {
+	return classify(in)
+}
+
+// Claimed reports whether the message belongs to the therapeutic branch
+// whatever else it asks for: it answers or continues a guided exercise,
+// asks for one, or asks who Haven is or whether the conversation is
+// private.
+func (d Decision) Claimed() bool {
+	switch d.intent {
+	case intentExercise, intentOfferReply, intentStartExercise, intentIdentity, intentConfidential:
+		return true
+	}
+	return false
+}
+
+// Closing reports whether the person is saying goodbye: the turn closes the
+// session.
+func (d Decision) Closing() bool {
+	return d.Mode == ModeClosing
+}
+
+// Default is the decision when no rule is confident and no model answered:
+// supportive listening, keeping the modality d detected.
+func Default(d Decision) Decision {
+	d.Mode, d.Source, d.intent = ModeSupportive, SourceDefault, intentShare
 	return d
+}
+
+// ModelGuide describes the modes and modalities a model may choose, one
+// line each, for a dispatch prompt that asks for {"mode", "modality"}.
+const ModelGuide = `mode: "supportive" (they share something and need warmth), "reflective" (they describe their feelings or situation at some length), "clarifying" (their message is vague or unclear), "psychoeducation" (they ask how minds, bodies, sleep, stress or grief work), "closing" (they are saying goodbye).
+modality: "mi" (ambivalence about a change), "cbt" (worry, stress, harsh or all-or-nothing thoughts), "act" (stuck thoughts, avoidance, values), "dbt" (intense emotions or urges), "grief" (a death or loss), "ipt" (relationships, conflicts, life changes, loneliness), "pfa" (a recent shocking event), "none".`
+
+// ModelModes and ModelModalities are the values a model may answer; a
+// guided exercise is never the model's call (it takes the person's word).
+var (
+	ModelModes      = []Mode{ModeSupportive, ModeReflective, ModeClarifying, ModePsychoeducation, ModeClosing}
+	ModelModalities = Modalities
+)
+
+// WithModel returns d with the mode and modality a model chose, or an error
+// naming the value that is not allowed. A modality the rules detected is
+// kept.
+func (d Decision) WithModel(mode, modality string) (Decision, error) {
+	m := Mode(mode)
+	if !slices.Contains(ModelModes, m) {
+		return Decision{}, fmt.Errorf("mode %q is not one the model may choose", mode)
+	}
+	mo := Modality(modality)
+	if !slices.Contains(ModelModalities, mo) {
+		return Decision{}, fmt.Errorf("modality %q is unknown", modality)
+	}
+	d.Mode, d.Source = m, SourceLLM
+	if d.Modality == ModalityNone || d.Modality == "" {
+		d.Modality = mo
+	}
+	switch m {
+	case ModeClosing:
+		d.intent = intentGoodbye
+	case ModeClarifying:
+		d.intent = intentVague
+	default:
+		d.intent = intentShare
+	}
+	return d, nil
 }
 
 // modalityFor detects the modality of the message, keeping the session's
@@ -203,7 +262,7 @@ func modalityFor(text string, in DispatchInput) Modality {
 	if in.State.Stabilize > 0 && in.State.Modality == ModalityPFA {
 		return ModalityPFA
 	}
-	if in.State.Modality != "" && !greetingRE.MatchString(text) && !goodbyeRE.MatchString(text) {
+	if in.State.Modality != "" && !greetingRE.MatchString(text) && !isGoodbye(text) {
 		return in.State.Modality
 	}
 	return ModalityNone
@@ -245,10 +304,40 @@ func nextStage(prev Stage, turn int, d Decision, text string, s *State) Stage {
 		return StageDeepening
 	}
 	switch d.intent {
-	case intentGreeting, intentThanks, intentVague, intentIdentity, intentConfidential, intentOperational:
+	case intentGreeting, intentThanks, intentVague, intentIdentity, intentConfidential:
 		if turn < 3 {
 			return StageOpening
 		}
 	}
 	return StageDeepening
 }
+
+// isGoodbye reports whether the person is taking their leave: a short
+// message (at most 12 words) whose first or last clause is a short goodbye
+// ("ok bye, talk later", "thanks, that helped. bye!"). A goodbye told as
+// part of a story ("I said bye to my sister at the station") is not one.
+// Dispatch decides the end of the session from it, so it is the one
+// goodbye rule.
+func isGoodbye(text string) bool {
+	if len(strings.Fields(text)) > 12 || !goodbyeRE.MatchString(text) {
+		return false
+	}
+	clauses := strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(".!?,;:\n", r) })
+	var nonEmpty []string
+	for _, c := range clauses {
+		if strings.TrimSpace(c) != "" {
+			nonEmpty = append(nonEmpty, c)
+		}
+	}
+	if len(nonEmpty) == 0 {
+		return false
+	}
+	short := func(c string) bool {
+		return len(strings.Fields(c)) <= maxGoodbyeClauseWords && goodbyeRE.MatchString(c)
+	}
+	return short(nonEmpty[0]) || short(nonEmpty[len(nonEmpty)-1])
+}
+
+// maxGoodbyeClauseWords bounds a goodbye clause: "I have to go now" is one,
+// "I need to go to the doctor about my anxiety" is not.
+const maxGoodbyeClauseWords = 6

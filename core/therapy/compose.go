@@ -5,29 +5,23 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/havenbot/haven/core/reply"
 )
 
-// composer assembles a reply from keyed template groups: statements, then
-// at most one question. It never picks a template used in the last reply
-// (by key or by sentence), so Haven does not say the same sentence twice in
-// a row.
+// composer writes a scripted reply from keyed template groups: statements,
+// then at most one question. It never picks a template used in the last
+// reply (by key or by sentence), so Haven does not say the same sentence
+// twice in a row. reply.Assemble puts the result together with what core
+// adds (a recalled memory, a safety notice) and holds it to the length
+// limit.
 type composer struct {
 	seed uint32
 	// recent are the template keys of the last reply; prev is its text.
 	recent []string
 	prev   string
-	parts  []part
-	keys   []string
-	q      string
-	qKey   string
-}
-
-// part is one statement. essential parts survive "shorter replies" and
-// length trimming (identity on first contact, an exercise step).
-type part struct {
-	text      string
-	essential bool
+	parts  []reply.Part
+	q      reply.Part
 }
 
 func newComposer(text string, turn int, recent []string, prev string) composer {
@@ -59,82 +53,60 @@ func (c *composer) said(s string) bool {
 // say adds a statement picked from options.
 func (c *composer) say(group string, options ...string) {
 	s, k := c.pick(group, options)
-	c.parts = append(c.parts, part{text: s})
-	c.keys = append(c.keys, k)
+	c.parts = append(c.parts, reply.Part{Text: s, Key: k})
 }
 
-// must adds an essential statement picked from options.
+// must adds an essential statement picked from options: it survives
+// "shorter replies" and the length limit (identity on first contact, an
+// exercise step).
 func (c *composer) must(group string, options ...string) {
 	s, k := c.pick(group, options)
-	c.parts = append(c.parts, part{text: s, essential: true})
-	c.keys = append(c.keys, k)
+	c.parts = append(c.parts, reply.Part{Text: s, Key: k, Essential: true})
 }
 
 // ask sets the closing question, replacing any earlier one.
 func (c *composer) ask(group string, options ...string) {
-	c.q, c.qKey = c.pick(group, options)
+	s, k := c.pick(group, options)
+	c.q = reply.Part{Text: s, Key: k}
 }
 
 // hasQuestion reports whether a statement already asks something.
 func (c *composer) hasQuestion() bool {
 	for _, p := range c.parts {
-		if strings.Contains(p.text, "?") {
+		if strings.Contains(p.Text, "?") {
 			return true
 		}
 	}
 	return false
 }
 
-// text joins the reply: the statements, then the question (or the safety
-// question, which always wins), at most one question in all. shorter keeps
-// the essential statements and one other; maxRunes trims the least
-// essential statements first.
-func (c *composer) text(safetyQ string, shorter bool, maxRunes int) (string, []string) {
-	parts, keys := slices.Clone(c.parts), slices.Clone(c.keys)
-	q, qk := c.q, c.qKey
+// safetyQuestionKey is the key of the crisis gate's safety question.
+const safetyQuestionKey = "safety-q"
+
+// draft returns the statements and the one question: the safety question
+// when there is one (statements that ask are then dropped), else the
+// closing question unless a statement already asks. shorter keeps the
+// essential statements and one other.
+func (c *composer) draft(safetyQ string, shorter bool) reply.Draft {
+	parts, q := slices.Clone(c.parts), c.q
 	if safetyQ != "" {
-		q, qk = safetyQ, "safety-q"
-		// The safety question is the one question: drop statements that ask.
-		for i := len(parts) - 1; i >= 0; i-- {
-			if strings.Contains(parts[i].text, "?") {
-				parts, keys = slices.Delete(parts, i, i+1), slices.Delete(keys, i, i+1)
-			}
-		}
-	} else if q != "" && c.hasQuestion() {
-		q = ""
+		q = reply.Part{Text: safetyQ, Key: safetyQuestionKey, Essential: true}
+		parts = slices.DeleteFunc(parts, func(p reply.Part) bool { return strings.Contains(p.Text, "?") })
+	} else if q.Text != "" && c.hasQuestion() {
+		q = reply.Part{}
 	}
 	if shorter {
 		kept := false
-		for i := 0; i < len(parts); {
-			if !parts[i].essential && kept {
-				parts, keys = slices.Delete(parts, i, i+1), slices.Delete(keys, i, i+1)
-				continue
+		parts = slices.DeleteFunc(parts, func(p reply.Part) bool {
+			if p.Essential {
+				return false
 			}
-			kept = kept || !parts[i].essential
-			i++
-		}
+			if kept {
+				return true
+			}
+			kept = true
+			return false
+		})
 	}
-	join := func() string {
-		s := make([]string, 0, len(parts)+1)
-		for _, p := range parts {
-			s = append(s, p.text)
-		}
-		if q != "" {
-			s = append(s, q)
-		}
-		return capitalize(strings.Join(s, " "))
-	}
-	out := join()
-	for utf8.RuneCountInString(out) > maxRunes {
-		i := slices.IndexFunc(parts, func(p part) bool { return !p.essential })
-		if i < 0 {
-			break
-		}
-		parts, keys = slices.Delete(parts, i, i+1), slices.Delete(keys, i, i+1)
-		out = join()
-	}
-	if q != "" {
-		keys = append(keys, qk)
-	}
-	return out, keys
+	return reply.Draft{Body: parts, Question: q}
 }

@@ -16,6 +16,11 @@ type GuardOptions struct {
 	// NoAdvice rejects advice and suggestions (the person asked Haven to
 	// just listen).
 	NoAdvice bool
+	// Trusted are parts of the reply that did not come from the model (the
+	// crisis gate's safety question, a verified emergency number, a
+	// remembered fact): they count towards the length and the one question,
+	// and the content rules skip them.
+	Trusted []string
 }
 
 // The guard rules, as reported by Guard and counted by the Therapist.
@@ -59,11 +64,18 @@ func Guard(reply string, opts GuardOptions) string {
 	if maxRunes <= 0 {
 		maxRunes = DefaultMaxRunes
 	}
-	r := strings.TrimSpace(reply)
+	whole := strings.TrimSpace(reply)
+	r := whole
+	for _, s := range opts.Trusted {
+		if s != "" {
+			r = strings.Replace(r, s, " ", 1)
+		}
+	}
+	r = strings.TrimSpace(r)
 	switch {
 	case r == "":
 		return GuardEmpty
-	case utf8.RuneCountInString(r) > maxRunes:
+	case utf8.RuneCountInString(whole) > maxRunes:
 		return GuardTooLong
 	case leakRE.MatchString(r):
 		return GuardPromptLeak
@@ -79,7 +91,7 @@ func Guard(reply string, opts GuardOptions) string {
 		return GuardConfidentiality
 	case numberRE.MatchString(r) || phoneLike(r):
 		return GuardNumbers
-	case strings.Count(r, "?") > 1 || (opts.NoQuestion && strings.Contains(r, "?")):
+	case strings.Count(whole, "?") > 1 || (opts.NoQuestion && strings.Contains(r, "?")):
 		return GuardQuestions
 	case opts.NoAdvice && adviceRE.MatchString(r):
 		return GuardAdvice

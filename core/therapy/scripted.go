@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/havenbot/haven/core/reply"
 	"github.com/havenbot/haven/core/therapy/exercises"
 )
 
@@ -21,7 +22,6 @@ type plan struct {
 	style style
 	c     composer
 
-	modeType ModeType
 	mode     Mode
 	modality Modality
 	stage    Stage
@@ -29,7 +29,7 @@ type plan struct {
 	step     string
 	event    string
 	// brief tells a model what this reply must do; generate is false for
-	// replies that must stay scripted (identity, privacy, operational).
+	// replies that must stay scripted (identity, privacy).
 	brief    string
 	generate bool
 	// reference is information the reply draws on (a psychoeducation
@@ -53,15 +53,15 @@ func build(req Request) *plan {
 		d = *req.Decision
 	} else {
 		var ok bool
-		d, ok = classify(DispatchInput{Text: req.Text, Exercise: req.Exercise, Step: req.Step, State: req.State, TurnCount: req.TurnCount})
+		d, ok = classify(DispatchInput{Text: req.Text, State: req.State, TurnCount: req.TurnCount})
 		if !ok {
-			d = defaultDecision(d)
+			d = Default(d)
 		}
 	}
 	p := &plan{
 		req: req, d: d, st: req.State.clone(),
-		modeType: d.ModeType, mode: d.Mode, modality: d.Modality,
-		exercise: req.Exercise, step: req.Step, generate: true,
+		mode: d.Mode, modality: d.Modality,
+		exercise: req.State.Exercise, step: req.State.Step, generate: true,
 	}
 	if p.modality == "" {
 		p.modality = ModalityNone
@@ -78,9 +78,9 @@ func build(req Request) *plan {
 	p.write(rc)
 	p.req.Text = full
 	if p.stage == "" {
-		p.stage = nextStage(req.Stage, req.TurnCount, Decision{Mode: p.mode, intent: p.d.intent}, req.Text, &p.st)
+		p.stage = nextStage(req.State.Stage, req.TurnCount, Decision{Mode: p.mode, intent: p.d.intent}, req.Text, &p.st)
 	}
-	if p.modeType == ModeTypeTherapeutic && p.modality != "" {
+	if p.modality != "" {
 		p.st.Modality = p.modality
 	}
 	if p.stage == StageStabilizing && p.modality == ModalityNone {
@@ -98,15 +98,32 @@ func prevReply(h []Line) string {
 	return ""
 }
 
-func (p *plan) response() Response {
-	maxRunes := p.req.MaxRunes
-	if maxRunes <= 0 {
-		maxRunes = DefaultMaxRunes
+// draft returns the scripted reply's draft with what core adds: the recall
+// and the notice.
+func (p *plan) draft() reply.Draft {
+	d := p.c.draft(p.req.SafetyQuestion, p.style.shorter)
+	d.Recall = p.req.Recall
+	d.Notice = reply.Part{Text: p.req.Notice, Essential: true}
+	return d
+}
+
+// maxRunes is the length limit of the whole reply.
+func (p *plan) maxRunes() int {
+	if p.req.MaxRunes <= 0 {
+		return DefaultMaxRunes
 	}
-	text, keys := p.c.text(p.req.SafetyQuestion, p.style.shorter, maxRunes)
+	return p.req.MaxRunes
+}
+
+// response assembles the scripted reply.
+func (p *plan) response() Response {
+	a := reply.Assemble(p.draft(), p.maxRunes())
+	text, keys := a.Text, a.Keys
+	st := p.st
+	st.Stage, st.Exercise, st.Step = p.stage, p.exercise, p.step
 	return Response{
-		Text: text, ModeType: p.modeType, Mode: p.mode, Modality: p.modality, Stage: p.stage,
-		Exercise: p.exercise, Step: p.step, Event: p.event, State: p.st, Keys: keys, Source: ReplyScripted,
+		Text: text, Mode: p.mode, Modality: p.modality,
+		Event: p.event, State: st, Keys: keys, Source: ReplyScripted,
 	}
 }
 
@@ -125,7 +142,7 @@ func (p *plan) write(rc ruleChange) {
 	// Warning signs: the gate's one direct question comes first, and a
 	// running exercise or offer is paused for it.
 	if p.req.SafetyQuestion != "" {
-		if goodbyeRE.MatchString(text) {
+		if isGoodbye(text) {
 			p.c.say("warn-bye", "Before you go, I want to check in with you about something.")
 		}
 		if active {
@@ -135,7 +152,7 @@ func (p *plan) write(rc ruleChange) {
 		p.clearExercise()
 		p.mode, p.stage = ModeSupportive, StageStabilizing
 		p.st.Stabilize = max(p.st.Stabilize, 2)
-		if !goodbyeRE.MatchString(text) {
+		if !isGoodbye(text) {
 			if r := reflection(text); r != "" {
 				p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".")
 			}
@@ -197,10 +214,6 @@ func (p *plan) write(rc ruleChange) {
 		p.generate = false
 		p.c.must("privacy", "Honest answer: I'm an AI, and our conversation is saved by the service that runs Haven so I can keep track of it. It isn't confidential the way a session with a therapist is, so share only what feels okay to share.")
 		p.c.ask("privacy-q", "What's on your mind?", "What would you like to talk about?")
-		return
-	case intentOperational:
-		p.generate = false
-		p.c.must("oper", "That sounds like something for me to do rather than talk through, and I can't do that from here yet. Type /help to see the commands I know.")
 		return
 	case intentGoodbye:
 		p.closing()

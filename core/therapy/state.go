@@ -7,10 +7,20 @@ import (
 	"strings"
 )
 
-// State is the therapy state that lives in the session checkpoint beyond
-// its stage and exercise fields. It is kept under the "therapy" key of the
-// checkpoint's Extra so that other features can keep their own keys there.
+// State is the therapeutic branch's whole session state: the stage, the
+// exercise and its step, and what the branch remembers between turns. Core
+// keeps it in the session checkpoint as one opaque, versioned slot (see
+// Encode and DecodeState): loaded once when the turn starts, saved once when
+// it ends. Storage never reads it.
 type State struct {
+	// Stage is where the session is in its course ("" before the first
+	// therapeutic turn).
+	Stage Stage `json:"stage,omitempty"`
+	// Exercise is the guided exercise running or offered ("" for none);
+	// Step is its current step, or StepOffered when it was offered last
+	// turn and not started yet.
+	Exercise string `json:"exercise,omitempty"`
+	Step     string `json:"step,omitempty"`
 	// Rules are procedural rules the person set in this session, in
 	// canonical words ("just listen", "shorter replies").
 	Rules []string `json:"rules,omitempty"`
@@ -40,75 +50,66 @@ type State struct {
 	Interrupted string `json:"interrupted,omitempty"`
 }
 
+// StateVersion is the version of State's encoding that Encode writes.
+// DecodeState reads this version; a later change to State's meaning bumps it
+// and teaches DecodeState the old one.
+const StateVersion = 1
+
 const (
-	extraKey   = "therapy"
 	maxThemes  = 6
 	maxAnswer  = 160
 	stabilizeN = 3
 )
 
-// LoadState reads the therapy state from a checkpoint's Extra. Empty Extra
-// is the zero State. A malformed value is an error naming what is wrong; the
+// InExercise reports whether a guided exercise is running (started, not
+// only offered).
+func (s State) InExercise() bool {
+	return s.Exercise != "" && s.Step != StepOffered
+}
+
+// Encode returns the state's encoding and its version, for the session
+// checkpoint. The zero State encodes as nil.
+func (s State) Encode() (version int, data json.RawMessage, err error) {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return 0, nil, fmt.Errorf("encode therapy state: %w", err)
+	}
+	if string(raw) == "{}" {
+		return StateVersion, nil, nil
+	}
+	return StateVersion, raw, nil
+}
+
+// DecodeState reads a state Encode wrote. Empty data is the zero State. An
+// unknown version or malformed data is an error naming what is wrong; the
 // caller decides whether to go on with the zero State.
-func LoadState(extra json.RawMessage) (State, error) {
+func DecodeState(version int, data json.RawMessage) (State, error) {
 	var s State
-	if len(extra) == 0 {
+	if len(data) == 0 {
 		return s, nil
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(extra, &m); err != nil {
-		return s, fmt.Errorf("checkpoint extra is not a JSON object: %w", err)
+	if version != StateVersion {
+		return s, fmt.Errorf("therapy state version %d is not one this build reads (%d)", version, StateVersion)
 	}
-	raw, ok := m[extraKey]
-	if !ok {
-		return s, nil
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return State{}, fmt.Errorf("checkpoint extra %q: %w", extraKey, err)
+	if err := json.Unmarshal(data, &s); err != nil {
+		return State{}, fmt.Errorf("decode therapy state: %w", err)
 	}
 	return s, nil
 }
 
-// SaveState returns extra with the therapy state set, keeping every other
-// key. A malformed extra is replaced (LoadState already reported it).
-func SaveState(extra json.RawMessage, s State) (json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
-	if len(extra) > 0 {
-		if err := json.Unmarshal(extra, &m); err != nil || m == nil {
-			m = map[string]json.RawMessage{}
-		}
-	}
-	raw, err := json.Marshal(s)
-	if err != nil {
-		return extra, fmt.Errorf("encode therapy state: %w", err)
-	}
-	if string(raw) == "{}" {
-		delete(m, extraKey)
-	} else {
-		m[extraKey] = raw
-	}
-	if len(m) == 0 {
-		return nil, nil
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return extra, fmt.Errorf("encode checkpoint extra: %w", err)
-	}
-	return out, nil
-}
-
 // AfterCrisis returns the state a crisis turn leaves: any exercise or offer
 // is dropped (the exercise is remembered as interrupted, never resumed on
-// its own) and the next turns stay in the stabilizing stage. It returns the
-// new stage, exercise and step for the checkpoint.
-func AfterCrisis(exercise, step string, s State) (Stage, string, string, State) {
-	if exercise != "" && step != StepOffered {
-		s.Interrupted = exercise
+// its own) and the next turns stay in the stabilizing stage.
+func AfterCrisis(s State) State {
+	if s.InExercise() {
+		s.Interrupted = s.Exercise
 	}
+	s.Exercise, s.Step = "", ""
 	s.Stuck, s.Answers = 0, nil
 	s.Stabilize = stabilizeN
 	s.Modality = ModalityPFA
-	return StageStabilizing, "", "", s
+	s.Stage = StageStabilizing
+	return s
 }
 
 func (s *State) addTheme(label string) {

@@ -17,7 +17,7 @@ func newModel(t *testing.T, srv *llmtest.Server, timeout time.Duration) *Therapi
 	if err != nil {
 		t.Fatal(err)
 	}
-	return New(Options{LLM: c, ReplyTimeout: timeout, DispatchTimeout: timeout, Logger: slog.New(slog.DiscardHandler)})
+	return New(Options{LLM: c, ReplyTimeout: timeout, Logger: slog.New(slog.DiscardHandler)})
 }
 
 func TestPromptCarriesMemoryRulesAndTheFencedMessage(t *testing.T) {
@@ -71,9 +71,9 @@ func TestPromptCarriesTheExerciseStep(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.SetDefault(llmtest.Reply{Content: "Lovely. Now breathe in for 4, hold for 4, out for 4, hold for 4, and tell me when that round is done."})
 	th := newModel(t, srv, 5*time.Second)
-	r := th.Respond(t.Context(), Request{Text: "ok done", TurnCount: 4, Exercise: exercises.BoxBreathing, Step: "round-1"})
-	if r.Step != "round-2" || r.Source != ReplyLLM {
-		t.Fatalf("step %s source %s", r.Step, r.Source)
+	r := th.Respond(t.Context(), Request{Text: "ok done", TurnCount: 4, State: State{Exercise: exercises.BoxBreathing, Step: "round-1"}})
+	if r.State.Step != "round-2" || r.Source != ReplyLLM {
+		t.Fatalf("step %s source %s", r.State.Step, r.Source)
 	}
 	sys := srv.Requests()[0].System()
 	if !strings.Contains(sys, `box breathing, step "round-2"`) || !strings.Contains(sys, "Reference:") {
@@ -153,10 +153,10 @@ func TestSafetyQuestionFollowsTheGeneratedWords(t *testing.T) {
 	}
 }
 
-func TestIdentityAndOperationalRepliesStayScripted(t *testing.T) {
+func TestIdentityAndPrivacyRepliesStayScripted(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	th := newModel(t, srv, 5*time.Second)
-	for _, text := range []string{"are you a real person?", "remind me to call mum at 6", "is this confidential?"} {
+	for _, text := range []string{"are you a real person?", "is this confidential?"} {
 		r := th.Respond(t.Context(), Request{Text: text, TurnCount: 2})
 		if r.Source != ReplyScripted {
 			t.Errorf("%q: source %s", text, r.Source)
@@ -164,50 +164,5 @@ func TestIdentityAndOperationalRepliesStayScripted(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d model calls for scripted-only replies", n)
-	}
-}
-
-func TestModelDispatchIsValidatedAndFallsBackToTheDefault(t *testing.T) {
-	const text = "the weather turned on the way home"
-	tests := []struct {
-		name, content string
-		mode          Mode
-		modality      Modality
-		source        Source
-	}{
-		{"valid answer", `{"mode_type":"therapeutic","mode":"reflective","modality":"ipt"}`, ModeReflective, ModalityIPT, SourceLLM},
-		{"answer in a fence", "```json\n{\"mode_type\":\"therapeutic\",\"mode\":\"psychoeducation\",\"modality\":\"none\"}\n```", ModePsychoeducation, ModalityNone, SourceLLM},
-		{"unknown mode", `{"mode_type":"therapeutic","mode":"hypnosis","modality":"none"}`, ModeSupportive, ModalityNone, SourceDefault},
-		{"exercise is not the model's call", `{"mode_type":"therapeutic","mode":"guided_exercise","modality":"none"}`, ModeSupportive, ModalityNone, SourceDefault},
-		{"unknown modality", `{"mode_type":"therapeutic","mode":"supportive","modality":"emdr"}`, ModeSupportive, ModalityNone, SourceDefault},
-		{"not JSON", `I think it is supportive.`, ModeSupportive, ModalityNone, SourceDefault},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			srv := llmtest.NewServer(t)
-			srv.Enqueue(llmtest.Reply{Content: tt.content})
-			th := newModel(t, srv, 5*time.Second)
-			d := th.Dispatch(t.Context(), DispatchInput{Text: text})
-			if d.Mode != tt.mode || d.Modality != tt.modality || d.Source != tt.source || d.LLMCalls != 1 {
-				t.Errorf("decision %s/%s/%s calls %d, want %s/%s/%s", d.Mode, d.Modality, d.Source, d.LLMCalls, tt.mode, tt.modality, tt.source)
-			}
-			rf := srv.Requests()[0].ResponseFormat
-			if rf == nil || rf.SchemaName != "haven_dispatch" {
-				t.Errorf("dispatch did not ask for the JSON schema: %+v", rf)
-			}
-		})
-	}
-}
-
-func TestModelDispatchTimeoutTakesTheDefault(t *testing.T) {
-	srv := llmtest.NewServer(t)
-	srv.Enqueue(llmtest.Reply{Hang: true})
-	th := newModel(t, srv, 50*time.Millisecond)
-	d := th.Dispatch(t.Context(), DispatchInput{Text: "the weather turned on the way home"})
-	if d.Source != SourceDefault || d.Mode != ModeSupportive {
-		t.Fatalf("decision %+v", d)
-	}
-	if s := th.Stats(); s.DispatchFallbacks != 1 {
-		t.Errorf("stats %+v", s)
 	}
 }

@@ -16,18 +16,10 @@
 // from the turn and copies the Response back into the turn and checkpoint.
 package therapy
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
 
-// ModeType is the kind of help a turn gives.
-type ModeType string
-
-// The mode types.
-const (
-	// ModeTypeTherapeutic: support, listening, exercises.
-	ModeTypeTherapeutic ModeType = "therapeutic"
-	// ModeTypeOperational: the person asks Haven to do something (a
-	// reminder, an export); the task branch serves it.
-	ModeTypeOperational ModeType = "operational"
+	"github.com/havenbot/haven/core/reply"
 )
 
 // Mode is how Haven meets the person this turn.
@@ -41,8 +33,6 @@ const (
 	ModePsychoeducation Mode = "psychoeducation"
 	ModeGuidedExercise  Mode = "guided_exercise"
 	ModeClosing         Mode = "closing"
-	// ModeNone is used for operational turns, which have no therapeutic mode.
-	ModeNone Mode = ""
 )
 
 // Modes lists the therapeutic modes, for validation.
@@ -98,7 +88,7 @@ type ReplySource string
 // The reply sources.
 const (
 	// ReplyScripted: no model configured (or the turn is scripted by design:
-	// identity answers, operational turns).
+	// identity and privacy answers).
 	ReplyScripted ReplySource = "scripted"
 	// ReplyLLM: generated and passed the output guard.
 	ReplyLLM ReplySource = "llm"
@@ -148,15 +138,16 @@ type Request struct {
 	// crisis gate saw warning signs and asks one direct question. A running
 	// exercise is paused for it.
 	SafetyQuestion string
+	// Recall is one remembered thing core brings up in the reply (see
+	// reply.Draft); it is cut first when the reply is too long.
+	Recall reply.Part
+	// Notice is a safety line core adds at the end of the reply (the
+	// emergency number when someone is in danger); it is never cut.
+	Notice string
 	// SessionMaxRisk is the highest crisis level seen in the session.
 	SessionMaxRisk int
 
-	// Stage, Exercise and Step come from the checkpoint; Step "offered"
-	// means Exercise was offered last turn and not started yet.
-	Stage    Stage
-	Exercise string
-	Step     string
-	// State is the rest of the persisted therapy state (checkpoint Extra).
+	// State is the session's therapy state as the last turn left it.
 	State State
 
 	// Memory is the turn's working memory, best first.
@@ -167,8 +158,8 @@ type Request struct {
 
 	// Decision is dispatch's result; nil means Respond dispatches by rules.
 	Decision *Decision
-	// MaxRunes caps the reply length (the platform's comfort); zero means
-	// DefaultMaxRunes.
+	// MaxRunes caps the length of the whole reply, recall and notice
+	// included (the platform's comfort); zero means DefaultMaxRunes.
 	MaxRunes int
 }
 
@@ -182,20 +173,17 @@ const StepOffered = "offered"
 // Response is the reply and the state to persist.
 type Response struct {
 	Text     string
-	ModeType ModeType
 	Mode     Mode
 	Modality Modality
-	Stage    Stage
-	// Exercise and Step are the new checkpoint values ("" for none).
-	Exercise string
-	Step     string
 	// Event is what happened to the exercise this turn ("" for nothing):
 	// offered, declined, started, advanced, held, stuck, skipped, side,
 	// exited, finished, paused.
 	Event string
-	// State is the new persisted therapy state.
+	// State is the session's therapy state after this turn (its Stage,
+	// Exercise and Step included), for the checkpoint.
 	State State
-	// Keys are the template keys used, for Request.RecentKeys next turn.
+	// Keys are the template and memory keys used, for Request.RecentKeys
+	// next turn.
 	Keys []string
 	// Source says who wrote Text.
 	Source ReplySource

@@ -13,23 +13,20 @@ import (
 // session plays a scripted conversation through Respond, carrying the
 // persisted state from one turn to the next as core does.
 type session struct {
-	turn     int
-	stage    Stage
-	exercise string
-	step     string
-	state    State
-	keys     []string
-	history  []Line
-	rules    []string
+	turn    int
+	state   State
+	keys    []string
+	history []Line
+	rules   []string
 }
 
 func (s *session) say(text string) Response {
 	r := Respond(Request{
-		Text: text, TurnCount: s.turn, Stage: s.stage, Exercise: s.exercise, Step: s.step, State: s.state,
+		Text: text, TurnCount: s.turn, State: s.state,
 		RecentKeys: s.keys, History: s.history, Rules: s.rules,
 	})
 	s.turn++
-	s.stage, s.exercise, s.step, s.state = r.Stage, r.Exercise, r.Step, r.State
+	s.state = r.State
 	if len(r.Keys) > 0 {
 		s.keys = r.Keys
 	}
@@ -68,11 +65,11 @@ func TestEveryExerciseRunsStepByStepToItsEnd(t *testing.T) {
 	}
 	for _, ex := range exercises.All() {
 		t.Run(ex.ID, func(t *testing.T) {
-			s := &session{turn: 3, stage: StageDeepening}
+			s := &session{turn: 3, state: State{Stage: StageDeepening}}
 			r := s.say(starts[ex.ID])
 			checkReply(t, starts[ex.ID], r)
-			if r.Mode != ModeGuidedExercise || r.Exercise != ex.ID || r.Step != ex.First() || r.Event != "started" {
-				t.Fatalf("start: mode %s exercise %s step %s event %s", r.Mode, r.Exercise, r.Step, r.Event)
+			if r.Mode != ModeGuidedExercise || r.State.Exercise != ex.ID || r.State.Step != ex.First() || r.Event != "started" {
+				t.Fatalf("start: mode %s exercise %s step %s event %s", r.Mode, r.State.Exercise, r.State.Step, r.Event)
 			}
 			if string(r.Modality) != ex.Modality {
 				t.Errorf("modality %s, want the exercise's %s", r.Modality, ex.Modality)
@@ -82,13 +79,13 @@ func TestEveryExerciseRunsStepByStepToItsEnd(t *testing.T) {
 				r = s.say(msg)
 				checkReply(t, msg, r)
 				if i < len(ex.Steps)-1 {
-					if r.Step != ex.Steps[i+1].ID || r.Event != "advanced" {
-						t.Fatalf("after step %s: step %q event %q", step.ID, r.Step, r.Event)
+					if r.State.Step != ex.Steps[i+1].ID || r.Event != "advanced" {
+						t.Fatalf("after step %s: step %q event %q", step.ID, r.State.Step, r.Event)
 					}
 					continue
 				}
-				if r.Exercise != "" || r.Step != "" || r.Event != "finished" || !slices.Contains(r.State.Done, ex.ID) {
-					t.Fatalf("last step: exercise %q step %q event %q done %v", r.Exercise, r.Step, r.Event, r.State.Done)
+				if r.State.Exercise != "" || r.State.Step != "" || r.Event != "finished" || !slices.Contains(r.State.Done, ex.ID) {
+					t.Fatalf("last step: exercise %q step %q event %q done %v", r.State.Exercise, r.State.Step, r.Event, r.State.Done)
 				}
 				if r.State.Answers != nil {
 					t.Errorf("answers kept after the exercise ended: %v", r.State.Answers)
@@ -99,7 +96,7 @@ func TestEveryExerciseRunsStepByStepToItsEnd(t *testing.T) {
 }
 
 func TestThoughtRecordSummaryUsesThePersonsWords(t *testing.T) {
-	s := &session{turn: 2, stage: StageDeepening}
+	s := &session{turn: 2, state: State{Stage: StageDeepening}}
 	s.say("can we do a thought record?")
 	for _, a := range []string{"at work, an email from my boss", "anxious, 80", "I'm going to get fired",
 		"he sounded annoyed", "he said last week my work was good", "he might just be busy, one email isn't a verdict"} {
@@ -112,7 +109,7 @@ func TestThoughtRecordSummaryUsesThePersonsWords(t *testing.T) {
 }
 
 func TestExerciseHoldStuckSkipSideQuestionAndExit(t *testing.T) {
-	s := &session{turn: 2, stage: StageDeepening}
+	s := &session{turn: 2, state: State{Stage: StageDeepening}}
 	s.say("can we do grounding?")
 	steps := []struct {
 		text, step, event string
@@ -129,8 +126,8 @@ func TestExerciseHoldStuckSkipSideQuestionAndExit(t *testing.T) {
 	for _, st := range steps {
 		r := s.say(st.text)
 		checkReply(t, st.text, r)
-		if r.Step != st.step || r.Event != st.event || r.Mode != st.mode {
-			t.Errorf("%q: step %q event %q mode %s, want %q %q %s (reply %q)", st.text, r.Step, r.Event, r.Mode, st.step, st.event, st.mode, r.Text)
+		if r.State.Step != st.step || r.Event != st.event || r.Mode != st.mode {
+			t.Errorf("%q: step %q event %q mode %s, want %q %q %s (reply %q)", st.text, r.State.Step, r.Event, r.Mode, st.step, st.event, st.mode, r.Text)
 		}
 		if st.text == "are you a real person?" && !strings.Contains(r.Text, "AI companion") {
 			t.Errorf("side question about Haven should say what it is: %q", r.Text)
@@ -142,20 +139,20 @@ func TestExerciseHoldStuckSkipSideQuestionAndExit(t *testing.T) {
 }
 
 func TestSwitchingExercisesMidWay(t *testing.T) {
-	s := &session{turn: 2, stage: StageDeepening}
+	s := &session{turn: 2, state: State{Stage: StageDeepening}}
 	s.say("box breathing please")
 	r := s.say("actually can we do grounding instead")
-	if r.Exercise != exercises.Grounding54321 || r.Step != "see-5" {
-		t.Fatalf("switch: exercise %s step %s", r.Exercise, r.Step)
+	if r.State.Exercise != exercises.Grounding54321 || r.State.Step != "see-5" {
+		t.Fatalf("switch: exercise %s step %s", r.State.Exercise, r.State.Step)
 	}
 }
 
 func TestOfferIsRememberedAndAYesNextTurnStartsIt(t *testing.T) {
 	offer := func() *session {
-		s := &session{turn: 3, stage: StageDeepening}
+		s := &session{turn: 3, state: State{Stage: StageDeepening}}
 		r := s.say("I'm so anxious about tomorrow, my heart is pounding")
-		if r.Step != StepOffered || r.Exercise == "" || r.Event != "offered" || r.State.Offered != r.Exercise {
-			t.Fatalf("no offer remembered: exercise %q step %q event %q (%q)", r.Exercise, r.Step, r.Event, r.Text)
+		if r.State.Step != StepOffered || r.State.Exercise == "" || r.Event != "offered" || r.State.Offered != r.State.Exercise {
+			t.Fatalf("no offer remembered: exercise %q step %q event %q (%q)", r.State.Exercise, r.State.Step, r.Event, r.Text)
 		}
 		return s
 	}
@@ -174,8 +171,8 @@ func TestOfferIsRememberedAndAYesNextTurnStartsIt(t *testing.T) {
 			s := offer()
 			r := s.say(tt.answer)
 			checkReply(t, tt.answer, r)
-			if r.Step != tt.wantStep || r.Event != tt.event {
-				t.Errorf("step %q event %q, want %q %q (%q)", r.Step, r.Event, tt.wantStep, tt.event, r.Text)
+			if r.State.Step != tt.wantStep || r.Event != tt.event {
+				t.Errorf("step %q event %q, want %q %q (%q)", r.State.Step, r.Event, tt.wantStep, tt.event, r.Text)
 			}
 		})
 	}
@@ -197,67 +194,74 @@ func TestNoOfferWithoutADistressSignOrTooSoon(t *testing.T) {
 		{1, "I'm so anxious about tomorrow"},
 		{5, "I went to the park with my sister"},
 	} {
-		r := Respond(Request{Text: tt.text, TurnCount: tt.turn, Stage: StageDeepening})
-		if r.Step == StepOffered {
+		r := Respond(Request{Text: tt.text, TurnCount: tt.turn, State: State{Stage: StageDeepening}})
+		if r.State.Step == StepOffered {
 			t.Errorf("turn %d %q: unexpected offer %q", tt.turn, tt.text, r.Text)
 		}
 	}
 	r := Respond(Request{Text: "I'm so anxious about tomorrow", TurnCount: 6, State: State{OfferTurn: 5}})
-	if r.Step == StepOffered {
+	if r.State.Step == StepOffered {
 		t.Error("an offer right after another one")
 	}
 }
 
 func TestSafetyQuestionPausesAnExerciseAndIsTheOneQuestion(t *testing.T) {
 	const q = "Are you having thoughts of suicide?"
-	r := Respond(Request{Text: "I feel like such a burden", TurnCount: 4, Exercise: exercises.BoxBreathing, Step: "round-2",
+	r := Respond(Request{Text: "I feel like such a burden", TurnCount: 4, State: State{Exercise: exercises.BoxBreathing, Step: "round-2"},
 		SafetyQuestion: q})
 	if !strings.HasSuffix(r.Text, q) || strings.Count(r.Text, "?") != 1 {
 		t.Errorf("reply should end with the one safety question: %q", r.Text)
 	}
-	if r.Exercise != "" || r.Event != "paused" || r.State.Interrupted != exercises.BoxBreathing || r.Stage != StageStabilizing {
-		t.Errorf("exercise %q event %q interrupted %q stage %s", r.Exercise, r.Event, r.State.Interrupted, r.Stage)
+	if r.State.Exercise != "" || r.Event != "paused" || r.State.Interrupted != exercises.BoxBreathing || r.State.Stage != StageStabilizing {
+		t.Errorf("exercise %q event %q interrupted %q stage %s", r.State.Exercise, r.Event, r.State.Interrupted, r.State.Stage)
 	}
 }
 
 func TestAfterCrisisDropsTheExerciseAndStabilizes(t *testing.T) {
-	stage, ex, step, st := AfterCrisis(exercises.Grounding54321, "hear-3", State{Answers: map[string]string{"see-5": "x"}, Stuck: 1})
-	if stage != StageStabilizing || ex != "" || step != "" || st.Interrupted != exercises.Grounding54321 || st.Answers != nil || st.Stabilize == 0 {
-		t.Fatalf("AfterCrisis = %s %q %q %+v", stage, ex, step, st)
+	st := AfterCrisis(State{Exercise: exercises.Grounding54321, Step: "hear-3", Answers: map[string]string{"see-5": "x"}, Stuck: 1})
+	if st.Stage != StageStabilizing || st.Exercise != "" || st.Step != "" || st.Interrupted != exercises.Grounding54321 || st.Answers != nil || st.Stabilize == 0 {
+		t.Fatalf("AfterCrisis = %+v", st)
+	}
+	// An exercise only offered is not remembered as interrupted.
+	if st := AfterCrisis(State{Exercise: exercises.BoxBreathing, Step: StepOffered}); st.Interrupted != "" || st.Exercise != "" {
+		t.Errorf("AfterCrisis of an offer = %+v", st)
 	}
 	// The next turns stay stabilizing and never resume the exercise.
-	s := &session{turn: 5, stage: stage, state: st}
+	s := &session{turn: 5, state: st}
 	for _, msg := range []string{"ok", "done", "I'm a bit calmer"} {
 		r := s.say(msg)
 		checkReply(t, msg, r)
-		if r.Exercise != "" || r.Stage != StageStabilizing || r.Modality != ModalityPFA {
-			t.Errorf("%q: exercise %q stage %s modality %s", msg, r.Exercise, r.Stage, r.Modality)
+		if r.State.Exercise != "" || r.State.Stage != StageStabilizing || r.Modality != ModalityPFA {
+			t.Errorf("%q: exercise %q stage %s modality %s", msg, r.State.Exercise, r.State.Stage, r.Modality)
 		}
 	}
-	if r := s.say("I went for a walk after"); r.Stage != StageDeepening {
-		t.Errorf("stabilizing should end after a few calm turns, stage %s", r.Stage)
+	if r := s.say("I went for a walk after"); r.State.Stage != StageDeepening {
+		t.Errorf("stabilizing should end after a few calm turns, stage %s", r.State.Stage)
 	}
 }
 
-func TestStateRoundTripKeepsOtherExtraKeys(t *testing.T) {
-	extra := json.RawMessage(`{"memory":{"paused":true}}`)
-	st := State{Rules: []string{RuleJustListen}, Modality: ModalityCBT, Themes: []string{"work"}, Answers: map[string]string{"a": "b"}}
-	out, err := SaveState(extra, st)
-	if err != nil {
-		t.Fatal(err)
+func TestStateEncodingRoundTripsWithItsVersion(t *testing.T) {
+	st := State{Stage: StageDeepening, Exercise: exercises.BoxBreathing, Step: "round-2", Rules: []string{RuleJustListen},
+		Modality: ModalityCBT, Themes: []string{"work"}, Answers: map[string]string{"a": "b"}}
+	v, data, err := st.Encode()
+	if err != nil || v != StateVersion {
+		t.Fatalf("Encode = %d, %v", v, err)
 	}
-	if !strings.Contains(string(out), `"memory":{"paused":true}`) {
-		t.Errorf("other keys lost: %s", out)
+	got, err := DecodeState(v, data)
+	if err != nil || !cmpEqual(got, st) {
+		t.Errorf("DecodeState = %+v, %v; want %+v", got, err, st)
 	}
-	got, err := LoadState(out)
-	if err != nil || got.Modality != ModalityCBT || got.Rules[0] != RuleJustListen || got.Answers["a"] != "b" {
-		t.Errorf("LoadState = %+v, %v", got, err)
+	if _, data, _ := (State{}).Encode(); data != nil {
+		t.Errorf("the zero state should encode as nothing, got %s", data)
 	}
-	if _, err := LoadState(json.RawMessage(`[1,2]`)); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
-		t.Errorf("malformed extra: err = %v", err)
+	if got, err := DecodeState(0, nil); err != nil || !cmpEqual(got, State{}) {
+		t.Errorf("no data: %+v, %v", got, err)
 	}
-	if out, _ := SaveState(nil, State{}); out != nil {
-		t.Errorf("empty state should leave Extra empty, got %s", out)
+	if _, err := DecodeState(v, json.RawMessage(`[1,2]`)); err == nil || !strings.Contains(err.Error(), "decode therapy state") {
+		t.Errorf("malformed data: err = %v", err)
+	}
+	if _, err := DecodeState(v+1, data); err == nil || !strings.Contains(err.Error(), "version") {
+		t.Errorf("unknown version: err = %v", err)
 	}
 }
 
@@ -265,36 +269,65 @@ func TestDispatchRules(t *testing.T) {
 	tests := []struct {
 		text     string
 		in       DispatchInput
-		modeType ModeType
 		mode     Mode
 		modality Modality
 		source   Source
+		claimed  bool
 	}{
-		{"hello", DispatchInput{}, ModeTypeTherapeutic, ModeSupportive, ModalityNone, SourceRules},
-		{"I have been so stressed about work", DispatchInput{}, ModeTypeTherapeutic, ModeReflective, ModalityCBT, SourceRules},
-		{"my dad died in march", DispatchInput{}, ModeTypeTherapeutic, ModeSupportive, ModalityGrief, SourceRules},
-		{"why does anxiety make my heart race?", DispatchInput{}, ModeTypeTherapeutic, ModePsychoeducation, ModalityCBT, SourceRules},
-		{"any tips for sleep", DispatchInput{}, ModeTypeTherapeutic, ModePsychoeducation, ModalityCBT, SourceRules},
-		{"can we do a breathing exercise", DispatchInput{}, ModeTypeTherapeutic, ModeGuidedExercise, ModalityPFA, SourceRules},
-		{"done", DispatchInput{Exercise: exercises.ThoughtRecord, Step: "thought"}, ModeTypeTherapeutic, ModeGuidedExercise, ModalityCBT, SourceRules},
-		{"yes", DispatchInput{Exercise: exercises.DBTStop, Step: StepOffered}, ModeTypeTherapeutic, ModeGuidedExercise, ModalityDBT, SourceRules},
-		{"remind me to call mum at 6", DispatchInput{}, ModeTypeOperational, ModeNone, ModalityNone, SourceRules},
-		{"are you a therapist?", DispatchInput{}, ModeTypeTherapeutic, ModeClarifying, ModalityNone, SourceRules},
-		{"is this conversation private?", DispatchInput{}, ModeTypeTherapeutic, ModeClarifying, ModalityNone, SourceRules},
-		{"meh", DispatchInput{}, ModeTypeTherapeutic, ModeClarifying, ModalityNone, SourceRules},
-		{"ok bye, talk later", DispatchInput{}, ModeTypeTherapeutic, ModeClosing, ModalityNone, SourceRules},
-		{"part of me wants to quit drinking", DispatchInput{}, ModeTypeTherapeutic, ModeSupportive, ModalityMI, SourceRules},
-		{"the weather turned on the way home", DispatchInput{}, ModeTypeTherapeutic, ModeSupportive, ModalityNone, SourceDefault},
-		{"the weather turned on the way home", DispatchInput{State: State{Modality: ModalityGrief}}, ModeTypeTherapeutic, ModeSupportive, ModalityGrief, SourceDefault},
+		{"hello", DispatchInput{}, ModeSupportive, ModalityNone, SourceRules, false},
+		{"I have been so stressed about work", DispatchInput{}, ModeReflective, ModalityCBT, SourceRules, false},
+		{"my dad died in march", DispatchInput{}, ModeSupportive, ModalityGrief, SourceRules, false},
+		{"why does anxiety make my heart race?", DispatchInput{}, ModePsychoeducation, ModalityCBT, SourceRules, false},
+		{"any tips for sleep", DispatchInput{}, ModePsychoeducation, ModalityCBT, SourceRules, false},
+		{"can we do a breathing exercise", DispatchInput{}, ModeGuidedExercise, ModalityPFA, SourceRules, true},
+		{"done", DispatchInput{State: State{Exercise: exercises.ThoughtRecord, Step: "thought"}}, ModeGuidedExercise, ModalityCBT, SourceRules, true},
+		{"yes", DispatchInput{State: State{Exercise: exercises.DBTStop, Step: StepOffered}}, ModeGuidedExercise, ModalityDBT, SourceRules, true},
+		{"remind me to breathe", DispatchInput{State: State{Exercise: exercises.BoxBreathing, Step: "round-1"}}, ModeGuidedExercise, ModalityPFA, SourceRules, true},
+		{"are you a therapist?", DispatchInput{}, ModeClarifying, ModalityNone, SourceRules, true},
+		{"is this conversation private?", DispatchInput{}, ModeClarifying, ModalityNone, SourceRules, true},
+		{"meh", DispatchInput{}, ModeClarifying, ModalityNone, SourceRules, false},
+		{"ok bye, talk later", DispatchInput{}, ModeClosing, ModalityNone, SourceRules, false},
+		{"part of me wants to quit drinking", DispatchInput{}, ModeSupportive, ModalityMI, SourceRules, false},
+		{"the weather turned on the way home", DispatchInput{}, ModeSupportive, ModalityNone, SourceDefault, false},
+		{"the weather turned on the way home", DispatchInput{State: State{Modality: ModalityGrief}}, ModeSupportive, ModalityGrief, SourceDefault, false},
 	}
-	th := New(Options{})
 	for _, tt := range tests {
 		in := tt.in
 		in.Text = tt.text
-		d := th.Dispatch(t.Context(), in)
-		if d.ModeType != tt.modeType || d.Mode != tt.mode || d.Modality != tt.modality || d.Source != tt.source {
-			t.Errorf("%q: %s/%s/%s/%s, want %s/%s/%s/%s", tt.text, d.ModeType, d.Mode, d.Modality, d.Source,
-				tt.modeType, tt.mode, tt.modality, tt.source)
+		d, ok := Classify(in)
+		if !ok {
+			d = Default(d)
+		}
+		if d.Mode != tt.mode || d.Modality != tt.modality || d.Source != tt.source || d.Claimed() != tt.claimed {
+			t.Errorf("%q: %s/%s/%s claimed %t, want %s/%s/%s claimed %t", tt.text, d.Mode, d.Modality, d.Source, d.Claimed(),
+				tt.mode, tt.modality, tt.source, tt.claimed)
+		}
+		if d.Closing() != (tt.mode == ModeClosing) {
+			t.Errorf("%q: Closing() = %t", tt.text, d.Closing())
+		}
+	}
+}
+
+func TestModelChoiceIsValidated(t *testing.T) {
+	d, _ := Classify(DispatchInput{Text: "the weather turned on the way home"})
+	tests := []struct {
+		mode, modality string
+		ok             bool
+	}{
+		{"reflective", "ipt", true},
+		{"closing", "none", true},
+		{"guided_exercise", "none", false},
+		{"hypnosis", "none", false},
+		{"supportive", "emdr", false},
+	}
+	for _, tt := range tests {
+		got, err := d.WithModel(tt.mode, tt.modality)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s/%s: err = %v", tt.mode, tt.modality, err)
+			continue
+		}
+		if tt.ok && (got.Mode != Mode(tt.mode) || got.Modality != Modality(tt.modality) || got.Source != SourceLLM || got.Closing() != (tt.mode == "closing")) {
+			t.Errorf("%s/%s: got %+v", tt.mode, tt.modality, got)
 		}
 	}
 }
@@ -327,7 +360,7 @@ func TestJustListenFromMemoryOrSessionMeansNoAdviceNoOffers(t *testing.T) {
 		"I'm so angry at my boss", "I feel low and tired all the time", "I keep worrying what if it goes wrong"}
 	for _, src := range []string{"memory", "session"} {
 		t.Run(src, func(t *testing.T) {
-			s := &session{turn: 3, stage: StageDeepening}
+			s := &session{turn: 3, state: State{Stage: StageDeepening}}
 			if src == "memory" {
 				s.rules = []string{"Please just listen, no advice"}
 			} else {
@@ -339,7 +372,7 @@ func TestJustListenFromMemoryOrSessionMeansNoAdviceNoOffers(t *testing.T) {
 			for _, m := range msgs {
 				r := s.say(m)
 				checkReply(t, m, r)
-				if r.Step == StepOffered || adviceWords.MatchString(r.Text) {
+				if r.State.Step == StepOffered || adviceWords.MatchString(r.Text) {
 					t.Errorf("%q: advice or offer under just-listen: %q", m, r.Text)
 				}
 				if rule := Guard(r.Text, GuardOptions{NoAdvice: true}); rule != "" {
@@ -417,8 +450,8 @@ func TestClosingSummaryNamesThemesNotQuotes(t *testing.T) {
 	s.say("I have been so stressed about work")
 	s.say("and my sister won't talk to me, it's so lonely")
 	r := s.say("thanks, I have to go now")
-	if r.Mode != ModeClosing || r.Stage != StageClosing || strings.Contains(r.Text, "?") {
-		t.Fatalf("closing: mode %s stage %s %q", r.Mode, r.Stage, r.Text)
+	if r.Mode != ModeClosing || r.State.Stage != StageClosing || strings.Contains(r.Text, "?") {
+		t.Fatalf("closing: mode %s stage %s %q", r.Mode, r.State.Stage, r.Text)
 	}
 	for _, want := range []string{"work", "pressure"} {
 		if !strings.Contains(r.Text, want) {
@@ -481,6 +514,38 @@ func TestAHarshWordAboutThemselvesIsMetNotMirrored(t *testing.T) {
 			if strings.Contains(low, word) {
 				t.Errorf("%q: the reply repeats %q back: %q", msg, word, r.Text)
 			}
+		}
+	}
+}
+
+// cmpEqual compares two states by their encoding (the package has a
+// function named reflect).
+func cmpEqual(a, b State) bool {
+	_, x, _ := a.Encode()
+	_, y, _ := b.Encode()
+	return string(x) == string(y)
+}
+
+func TestGoodbyeIsALeaveTakingNotAMention(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"bye", true},
+		{"ok bye, talk later", true},
+		{"thanks, that helped. bye!", true},
+		{"thank you. I think I'll go to bed now, good night", true},
+		{"thanks for listening, I need to go to bed now. talk tomorrow", true},
+		{"gotta go, my mum is calling", true},
+		{"I have to go now", true},
+		{"I said bye to my sister at the station and cried", false},
+		{"I need to go to the doctor about my anxiety", false},
+		{"I never got to say goodbye to my dad before he died", false},
+		{"hello", false},
+	}
+	for _, tt := range tests {
+		if got := isGoodbye(tt.text); got != tt.want {
+			t.Errorf("isGoodbye(%q) = %t, want %t", tt.text, got, tt.want)
 		}
 	}
 }

@@ -24,7 +24,7 @@ func BenchmarkCommitTurn(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rec := memory.TurnRecord{SessionID: ss.ID, Checkpoint: memory.Checkpoint{Stage: "deepening", LastReplyKeys: []string{"reflect.3"}},
+	rec := memory.TurnRecord{SessionID: ss.ID, Checkpoint: memory.Checkpoint{Slots: stageSlot("deepening"), LastReplyKeys: []string{"reflect.3"}},
 		Entries: []memory.Entry{
 			{Role: memory.RoleUser, Text: "I have been so stressed about work lately, and I cannot sleep."},
 			{Role: memory.RoleAssistant, Text: "That sounds exhausting. What has the stress been like at night?"},

@@ -23,7 +23,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 func turn(sessionID string, count int, userText string) memory.TurnRecord {
 	return memory.TurnRecord{
 		SessionID:  sessionID,
-		Checkpoint: memory.Checkpoint{TurnCount: count, Stage: "opening"},
+		Checkpoint: memory.Checkpoint{TurnCount: count, Slots: stageSlot("opening")},
 		Entries: []memory.Entry{
 			{Role: memory.RoleUser, Text: userText},
 			{Role: memory.RoleAssistant, Text: "reply to " + userText},
@@ -108,7 +108,7 @@ func TestSessionLifecycleSurvivesReopen(t *testing.T) {
 	if err != nil || other.ID == first.ID {
 		t.Errorf("OpenSession in another conversation = %v, %v; want a new session", other.ID, err)
 	}
-	cp := memory.Checkpoint{TurnCount: 2, Stage: "deepening", SessionMaxRisk: 1, LastReplyKeys: []string{"a", "b"},
+	cp := memory.Checkpoint{TurnCount: 2, Slots: stageSlot("deepening"), SessionMaxRisk: 1, LastReplyKeys: []string{"a", "b"},
 		PendingApproval: &memory.Approval{Action: "forget_all", Prompt: "Forget everything?", Expires: t0.Add(time.Minute)}}
 	if err := s.CommitTurn(ctx, memory.TurnRecord{SessionID: first.ID, Checkpoint: cp,
 		Entries: []memory.Entry{{Role: memory.RoleUser, Text: "hello", At: t0}}}); err != nil {
@@ -123,7 +123,7 @@ func TestSessionLifecycleSurvivesReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ID != first.ID || got.Checkpoint.TurnCount != 2 || got.Checkpoint.Stage != "deepening" ||
+	if got.ID != first.ID || got.Checkpoint.TurnCount != 2 || stageOf(got.Checkpoint) != "deepening" ||
 		!slices.Equal(got.Checkpoint.LastReplyKeys, cp.LastReplyKeys) || got.Checkpoint.PendingApproval == nil ||
 		!got.Checkpoint.PendingApproval.Expires.Equal(cp.PendingApproval.Expires) {
 		t.Errorf("after reopen session = %+v, want %s with checkpoint %+v", got, first.ID, cp)
@@ -210,7 +210,7 @@ func TestCommitTurnIsAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := turn(ss.ID, 2, "second")
-	rec.Checkpoint.Stage = "deepening"
+	rec.Checkpoint.Slots = stageSlot("deepening")
 	rec.Entries = append(rec.Entries, memory.Entry{Role: memory.RoleAssistant, Text: "boom"})
 	if err := s.CommitTurn(ctx, rec); err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.Contains(err.Error(), ss.ID) {
 		t.Fatalf("CommitTurn = %v, want the injected failure, naming the session", err)
@@ -219,7 +219,7 @@ func TestCommitTurnIsAtomic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Checkpoint.TurnCount != 1 || got.Checkpoint.Stage != "opening" {
+	if got.Checkpoint.TurnCount != 1 || stageOf(got.Checkpoint) != "opening" {
 		t.Errorf("checkpoint after failed commit = %+v, want the first turn's", got.Checkpoint)
 	}
 	entries, err := s.RecentEntries(ctx, ss.ID, 10)

@@ -34,7 +34,9 @@ func scanEpisode(row interface{ Scan(...any) error }) (memory.Episode, error) {
 	return e, nil
 }
 
-// AddEpisode stores the episode of a session; see memory.Memories.
+// AddEpisode stores the episode of a session and indexes it for search. A
+// session has at most one episode: a second call for it is a no-op that
+// returns the first. Themes past memory.MaxThemes are dropped.
 func (s *Store) AddEpisode(ctx context.Context, ep memory.Episode) (memory.Episode, error) {
 	if ep.PersonID == "" || ep.SessionID == "" || strings.TrimSpace(ep.Summary) == "" {
 		return memory.Episode{}, fmt.Errorf("add episode of session %q: person id, session id and summary are required", ep.SessionID)

@@ -23,7 +23,11 @@ func scanFact(row interface{ Scan(...any) error }) (memory.Fact, error) {
 	return f, err
 }
 
-// AddFact stores f after validating it; see memory.Memories.
+// AddFact stores f after validating it (memory.ValidFact, its evidence cut
+// with memory.Quote) and indexes it for search. A fact that says what an
+// active one already says is not stored again: the existing one is
+// returned. Active facts f supersedes become inactive, pointing at f, and
+// leave search.
 func (s *Store) AddFact(ctx context.Context, f memory.Fact) (memory.Fact, error) {
 	f.Evidence = memory.Quote(f.Evidence)
 	if msg := memory.ValidFact(f); msg != "" {

@@ -9,7 +9,10 @@ import (
 	"github.com/havenbot/haven/memory"
 )
 
-// Hold keeps f until its policy lets it in; see memory.Memories.
+// Hold keeps f until its policy (memory.AtSessionEnd or
+// memory.AfterRepetition) lets it be written: key identifies what f says,
+// f.SessionID and f.Turn the turn it was said in. It returns in how many
+// distinct turns f has now been said.
 func (s *Store) Hold(ctx context.Context, f memory.Fact, p memory.Policy, key string) (int, error) {
 	if p != memory.AtSessionEnd && p != memory.AfterRepetition {
 		return 0, fmt.Errorf("hold fact for person %s: policy %q cannot be held", f.PersonID, p)
@@ -38,7 +41,9 @@ func (s *Store) Hold(ctx context.Context, f memory.Fact, p memory.Policy, key st
 	return times, nil
 }
 
-// TakeHeld removes and returns the held facts now due; see memory.Memories.
+// TakeHeld removes and returns the person's held facts that are now due:
+// those held for the end of session sessionID and those held for
+// repetition that were said at least memory.RepetitionsNeeded times.
 func (s *Store) TakeHeld(ctx context.Context, personID, sessionID string) ([]memory.Fact, error) {
 	var out []memory.Fact
 	err := s.write(ctx, func(tx *wtx) error {

@@ -30,7 +30,9 @@ func (s *Store) Enqueue(ctx context.Context, j memory.Job) error {
 	return nil
 }
 
-// Claim leases the oldest due job; see memory.Memories.
+// Claim leases the oldest due job for lease, or returns ok false when none
+// is due. A leased job not finished before its lease ends is claimed again
+// (a crash or restart loses no job).
 func (s *Store) Claim(ctx context.Context, lease time.Duration) (memory.Job, bool, error) {
 	var j memory.Job
 	var ok bool

@@ -90,8 +90,7 @@ func (s *Store) requirePerson(ctx context.Context, tx *wtx, personID string) err
 	return nil
 }
 
-// ForgetAll deletes the person and everything about them; see
-// memory.Memories. Delivered inbox and outbox rows of their identities and
+// ForgetAll deletes the person and everything about them. Delivered inbox and outbox rows of their identities and
 // DM conversations are scrubbed of ids and text; the crisis log keeps its
 // rows with person, session and conversation ids removed.
 func (s *Store) ForgetAll(ctx context.Context, personID string) error {

@@ -45,8 +45,9 @@ func (s *Store) Records(ctx context.Context, personID string) ([]memory.Record, 
 	return out, nil
 }
 
-// Forget deletes the person's records refs; see memory.Memories. Refs that
-// are not the person's are left alone.
+// Forget deletes the person's records refs (facts, episodes and rules, and
+// transcript entries for memory.KindTranscript refs) from storage, search
+// and export. Refs that are not the person's are left alone.
 func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref) error {
 	err := s.write(ctx, func(tx *wtx) error {
 		for _, ref := range refs {

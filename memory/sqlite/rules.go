@@ -18,7 +18,8 @@ func scanRule(row interface{ Scan(...any) error }) (memory.Rule, error) {
 	return r, err
 }
 
-// AddRule stores r; see memory.Memories.
+// AddRule stores r. A rule with the same key is replaced (the newest
+// wins), and past memory.MaxRules the person's oldest rules are dropped.
 func (s *Store) AddRule(ctx context.Context, r memory.Rule) (memory.Rule, error) {
 	r.Evidence = memory.Quote(r.Evidence)
 	r.Text = strings.TrimSpace(r.Text)

@@ -99,8 +99,9 @@ func (s *Store) ftsRankSQL(ctx context.Context, terms []string, limit int) ([]in
 	return out, rows.Err()
 }
 
-// Search returns ranked lists of the person's active records; see
-// memory.Memories.
+// Search returns ranked lists of the person's active records for q (full
+// text, vectors when q has one, recent when q.Recent) and the pinned name
+// and pronouns. Inactive facts and other people's records never appear.
 func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.SearchResult, error) {
 	if q.PersonID == "" {
 		return memory.SearchResult{}, errors.New("search memory: empty person id")

@@ -32,9 +32,12 @@ import (
 	"github.com/havenbot/haven/memory"
 )
 
-// Compile-time checks that Store keeps the contracts it implements.
+// Compile-time checks that Store keeps the contracts it implements that
+// memory/sqlite can see. memory/jobs.Store and core.MemoryStore are checked
+// in those packages' tests (memory/sqlite imports neither).
 var (
 	_ memory.Store    = (*Store)(nil)
+	_ memory.Searcher = (*Store)(nil)
 	_ channels.Inbox  = (*Store)(nil)
 	_ channels.Outbox = (*Store)(nil)
 )
@@ -408,8 +411,6 @@ func clip(s string, n int) string {
 	}
 	return s[:n]
 }
-
-var _ memory.Memories = (*Store)(nil)
 
 // updateOne runs one UPDATE in a write transaction and returns an error
 // wrapping memory.ErrNotFound, prefixed with missing, when it changed no row.

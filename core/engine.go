@@ -67,14 +67,14 @@ type Options struct {
 	// Memories, when set, gives Haven long-term memory: working memory
 	// retrieved for each turn, post-turn extraction queued, and the memory
 	// commands. memory/sqlite's Store implements it.
-	Memories memory.Memories
+	Memories MemoryStore
 	// Embedder, when set, adds vector search to retrieval.
 	Embedder memory.Embedder
 	// MemoryTokenBudget bounds the working memory of a turn; zero means
 	// memory.DefaultTokenBudget.
 	MemoryTokenBudget int
 	// MemoryNotify, when set, is called after a memory job was queued (the
-	// extraction worker's Notify).
+	// memory jobs runner's Notify).
 	MemoryNotify func()
 }
 
@@ -95,7 +95,7 @@ type Engine struct {
 	// dispatchLLM and dispatchFallbacks count dispatch's model use.
 	dispatchLLM, dispatchFallbacks atomic.Uint64
 	maxReplyRunes                  int
-	mem                            memory.Memories
+	mem                            MemoryStore
 	retriever                      *memory.Retriever
 	memNotify                      func()
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/havenbot/haven/llm/llmtest"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/memory/extract"
+	"github.com/havenbot/haven/memory/jobs"
 	"github.com/havenbot/haven/memory/sqlite"
 	"github.com/havenbot/haven/safety"
 )
@@ -23,17 +24,17 @@ import (
 type memEnv struct {
 	e      *Engine
 	store  *sqlite.Store
-	worker *extract.Worker
+	worker *jobs.Runner
 	path   string
 }
 
-func newMemEnv(t *testing.T, mod func(*Options, *extract.WorkerOptions)) *memEnv {
+func newMemEnv(t *testing.T, mod func(*Options, *jobs.Options)) *memEnv {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "haven.db")
 	return openMemEnv(t, path, mod)
 }
 
-func openMemEnv(t *testing.T, path string, mod func(*Options, *extract.WorkerOptions)) *memEnv {
+func openMemEnv(t *testing.T, path string, mod func(*Options, *jobs.Options)) *memEnv {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), path)
 	if err != nil {
@@ -41,12 +42,12 @@ func openMemEnv(t *testing.T, path string, mod func(*Options, *extract.WorkerOpt
 	}
 	t.Cleanup(func() { store.Close() })
 	log := slog.New(slog.DiscardHandler)
-	wo := extract.WorkerOptions{Store: store, Logger: log}
+	wo := jobs.Options{Store: store, Logger: log}
 	o := Options{Store: store, Gate: safety.NewGate(safety.GateOptions{}), Logger: log, Memories: store, DefaultCountry: "GB"}
 	if mod != nil {
 		mod(&o, &wo)
 	}
-	w, err := extract.NewWorker(wo)
+	w, err := jobs.New(wo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,7 +375,7 @@ func TestMemoryCommandsInAGroupAnswerPrivately(t *testing.T) {
 
 func TestExportIsAJSONFileOfEverythingHeld(t *testing.T) {
 	day := time.Date(2026, 3, 14, 22, 0, 0, 0, time.UTC)
-	m := newMemEnv(t, func(o *Options, _ *extract.WorkerOptions) { o.Clock = func() time.Time { return day } })
+	m := newMemEnv(t, func(o *Options, _ *jobs.Options) { o.Clock = func() time.Time { return day } })
 	m.say(t, "hy", "please call me Hy, and I use they/them")
 	for _, text := range []string{"/export", "please send me everything you know about me"} {
 		out := m.say(t, "hy", text)
@@ -464,7 +465,7 @@ func TestAPreferenceWaitsForTheEndOfTheSessionAndResetWritesTheEpisode(t *testin
 func TestIdleSessionsEndAndGetTheirEpisode(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	m := newMemEnv(t, func(o *Options, w *extract.WorkerOptions) {
+	m := newMemEnv(t, func(o *Options, w *jobs.Options) {
 		o.Clock = clock
 		w.Clock = clock
 		w.IdleTimeout = time.Hour
@@ -516,7 +517,7 @@ func TestLLMExtractionIsValidatedAndFallsBackToPatterns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMemEnv(t, func(o *Options, w *extract.WorkerOptions) {
+	m := newMemEnv(t, func(o *Options, w *jobs.Options) {
 		w.Extractor = &extract.Extractor{LLM: completeJSON(client)}
 	})
 	srv.Enqueue(llmtest.Reply{Content: `{"facts":[{"subject":"self","predicate":"works_as","object":"paramedic","evidence":"I do nights on the ambulance","confidence":0.9}],"rules":[]}`})
@@ -549,7 +550,7 @@ func TestEmbeddingsAddVectorSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newMemEnv(t, func(o *Options, w *extract.WorkerOptions) {
+	m := newMemEnv(t, func(o *Options, w *jobs.Options) {
 		o.Embedder = emb
 		w.Embedder = emb
 	})
@@ -602,7 +603,7 @@ func (h hugeExport) Export(ctx context.Context, personID string) (memory.Export,
 }
 
 func TestAnExportTooLargeToSendIsExplainedNotSent(t *testing.T) {
-	m := newMemEnv(t, func(o *Options, _ *extract.WorkerOptions) { o.Memories = hugeExport{o.Store.(*sqlite.Store)} })
+	m := newMemEnv(t, func(o *Options, _ *jobs.Options) { o.Memories = hugeExport{o.Store.(*sqlite.Store)} })
 	out := m.say(t, "zed", "/export")
 	if len(out) != 1 || out[0].File != nil {
 		t.Fatalf("out = %+v, want one message without a file", out)

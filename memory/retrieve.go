@@ -30,11 +30,21 @@ const (
 	DefaultMaxEntries = 8
 )
 
+// Searcher is what a Retriever reads. memory/sqlite's Store implements it.
+// Both methods are scoped to one person and never return another person's
+// records.
+type Searcher interface {
+	// Search returns ranked lists of the person's active records for q.
+	Search(ctx context.Context, q SearchQuery) (SearchResult, error)
+	// Rules returns the person's procedural rules, oldest first.
+	Rules(ctx context.Context, personID string) ([]Rule, error)
+}
+
 // Retriever finds a person's working memory for a turn: BM25 over facts and
 // episodes, cosine similarity when an Embedder is set, and recency, fused by
 // reciprocal rank fusion, cut to a token budget.
 type Retriever struct {
-	Store Memories
+	Store Searcher
 	// Embedder is optional; without it retrieval is BM25 and recency.
 	Embedder Embedder
 	// TokenBudget bounds the estimated tokens of the entries; zero means

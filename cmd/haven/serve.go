@@ -19,6 +19,7 @@ import (
 	"github.com/havenbot/haven/llm"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/memory/extract"
+	"github.com/havenbot/haven/memory/jobs"
 	"github.com/havenbot/haven/memory/sqlite"
 	"github.com/havenbot/haven/safety"
 )
@@ -292,8 +293,8 @@ func newEmbedder(cfg configs.Config) (*llm.OpenAIEmbedder, error) {
 }
 
 // newMemoryWorker returns the background worker of the memory queue.
-func newMemoryWorker(cfg configs.Config, store *sqlite.Store, model llm.Client, embedder *llm.OpenAIEmbedder, log *slog.Logger) (*extract.Worker, error) {
-	o := extract.WorkerOptions{
+func newMemoryWorker(cfg configs.Config, store *sqlite.Store, model llm.Client, embedder *llm.OpenAIEmbedder, log *slog.Logger) (*jobs.Runner, error) {
+	o := jobs.Options{
 		Store:       store,
 		Extractor:   &extract.Extractor{LLM: extractionLLM(model), Log: log},
 		IdleTimeout: cfg.Memory.IdleTimeout,
@@ -308,5 +309,5 @@ func newMemoryWorker(cfg configs.Config, store *sqlite.Store, model llm.Client, 
 	if embedder != nil {
 		o.Embedder = embedder
 	}
-	return extract.NewWorker(o)
+	return jobs.New(o)
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pressly/goose/v3"
 	sqlite "modernc.org/sqlite"
@@ -31,9 +32,12 @@ import (
 	"github.com/havenbot/haven/memory"
 )
 
-// Compile-time checks that Store keeps the contracts it implements.
+// Compile-time checks that Store keeps the contracts it implements that
+// memory/sqlite can see. memory/jobs.Store and core.MemoryStore are checked
+// in those packages' tests (memory/sqlite imports neither).
 var (
 	_ memory.Store    = (*Store)(nil)
+	_ memory.Searcher = (*Store)(nil)
 	_ channels.Inbox  = (*Store)(nil)
 	_ channels.Outbox = (*Store)(nil)
 )
@@ -395,4 +399,34 @@ func (s *Store) write(ctx context.Context, fn func(tx *wtx) error) error {
 		return fmt.Errorf("commit: %w", s.classify(err))
 	}
 	return nil
+}
+
+// clip cuts s to at most n bytes without splitting a rune.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// updateOne runs one UPDATE in a write transaction and returns an error
+// wrapping memory.ErrNotFound, prefixed with missing, when it changed no row.
+func (s *Store) updateOne(ctx context.Context, missing, query string, args ...any) error {
+	return s.write(ctx, func(tx *wtx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("%s: %w", missing, memory.ErrNotFound)
+		}
+		return nil
+	})
 }

@@ -6,11 +6,15 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/havenbot/haven/memory"
 )
 
 // openTest opens a store on path and closes it when the test ends.
@@ -313,5 +317,118 @@ func TestOpenReadOnlyFileGivesClearError(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("writing a read-only database: %v, want a clear error naming %s", err, path)
+	}
+}
+
+func TestUnknownRecordsGiveNotFound(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"))
+	tests := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"OpenSession of unknown person", func() error {
+			_, err := s.OpenSession(ctx, "nobody", "console::c", time.Now())
+			return err
+		}, "person nobody"},
+		{"ResetSession of unknown person", func() error {
+			_, err := s.ResetSession(ctx, "nobody", "console::c", time.Now())
+			return err
+		}, "person nobody"},
+		{"CommitTurn of unknown session", func() error { return s.CommitTurn(ctx, turn("nosession", 1, "hi")) }, "session nosession"},
+		{"Done of unknown delivery", func() error { return s.Done(ctx, "nokey") }, "delivery nokey"},
+		{"Sent of unknown message", func() error { return s.Sent(ctx, 404) }, "message 404"},
+		{"Attempted of unknown message", func() error { return s.Attempted(ctx, 404, "timeout") }, "message 404"},
+		{"Abandon of unknown message", func() error { return s.Abandon(ctx, 404, "gone") }, "message 404"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if !errors.Is(err, memory.ErrNotFound) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want memory.ErrNotFound naming %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestClipKeepsRunesWhole(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"},
+		{"abcdef", 3, "abc"},
+		{"héllo", 2, "h"},
+		{"héllo", 3, "hé"},
+		{"日本", 4, "日"},
+		{"日本", 0, ""},
+	}
+	for _, tt := range tests {
+		if got := clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestConcurrentWritersNeverSeeBusy runs many goroutines that write through
+// every write path at once. The single writer connection serializes them, so
+// none may fail with SQLITE_BUSY, and every write must be stored.
+func TestConcurrentWritersNeverSeeBusy(t *testing.T) {
+	ctx := context.Background()
+	// A second store on the same file would compete for the lock; one store
+	// must never compete with itself, even with a minimal busy timeout.
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"), WithBusyTimeout(time.Millisecond), WithReadConns(4))
+	const workers, turns = 24, 15
+	var wg sync.WaitGroup
+	errs := make(chan error, workers*turns*6)
+	for w := range workers {
+		wg.Go(func() {
+			uid := fmt.Sprintf("console::u%d", w%8) // several workers share a person
+			conv := fmt.Sprintf("console::c%d", w)
+			for i := range turns {
+				p, err := s.ResolvePerson(ctx, "console", uid, fmt.Sprint("name", i))
+				if err != nil {
+					errs <- err
+					return
+				}
+				ss, err := s.OpenSession(ctx, p.ID, conv, time.Now())
+				if err != nil {
+					errs <- err
+					return
+				}
+				if err := s.CommitTurn(ctx, turn(ss.ID, i+1, "x")); err != nil {
+					errs <- err
+				}
+				key := fmt.Sprintf("k-%d-%d", w, i)
+				if _, err := s.Record(ctx, inbound(key, conv)); err != nil {
+					errs <- err
+				}
+				if err := s.Done(ctx, key); err != nil {
+					errs <- err
+				}
+				if _, err := s.RecentEntries(ctx, ss.ID, 4); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	counts := map[string]int{
+		"SELECT count(*) FROM people":                          8,
+		"SELECT count(*) FROM sessions":                        workers,
+		"SELECT count(*) FROM transcript":                      workers * turns * 2,
+		"SELECT count(*) FROM inbox WHERE done_at IS NOT NULL": workers * turns,
+	}
+	for q, want := range counts {
+		var n int
+		if err := s.r.QueryRow(q).Scan(&n); err != nil || n != want {
+			t.Errorf("%s = %d (%v), want %d", q, n, err, want)
+		}
 	}
 }

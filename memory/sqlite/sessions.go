@@ -6,84 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"regexp"
-	"slices"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/havenbot/haven/memory"
 )
-
-// ResolvePerson returns the person behind a namespaced platform user id,
-// creating the person (with a random opaque id) and the identity on first
-// contact. A non-empty display different from the remembered one replaces it.
-func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, display string) (memory.Person, error) {
-	if platform == "" || platformUserID == "" {
-		return memory.Person{}, fmt.Errorf("resolve person %q on %q: platform and platform user id are required", platformUserID, platform)
-	}
-	// The common case, a known person with an unchanged name, needs no write.
-	p, err := s.personByIdentity(ctx, s.rd, platformUserID)
-	switch {
-	case err == nil && (display == "" || display == p.Display):
-		return p, nil
-	case err != nil && !errors.Is(err, memory.ErrNotFound):
-		return memory.Person{}, fmt.Errorf("resolve person %s: %w", platformUserID, s.classify(err))
-	}
-	err = s.write(ctx, func(tx *wtx) error {
-		// Check again under the write lock: another turn may have created it.
-		p, err = s.personByIdentity(ctx, tx, platformUserID)
-		switch {
-		case err == nil:
-			if display != "" && display != p.Display {
-				if _, err := tx.ExecContext(ctx, `UPDATE people SET display = ? WHERE id = ?`, display, p.ID); err != nil {
-					return fmt.Errorf("update display name of person %s: %w", p.ID, err)
-				}
-				p.Display = display
-			}
-			return nil
-		case !errors.Is(err, memory.ErrNotFound):
-			return err
-		}
-		now := s.now()
-		p = memory.Person{ID: newID(), Display: display, Created: now.UTC(), FirstSeen: true}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO people (id, display, created_at) VALUES (?, ?, ?)`,
-			p.ID, p.Display, ts(now)); err != nil {
-			return fmt.Errorf("create person: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO identities (platform_user_id, person_id, platform, created_at) VALUES (?, ?, ?, ?)`,
-			platformUserID, p.ID, platform, ts(now)); err != nil {
-			return fmt.Errorf("create identity: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
-		return memory.Person{}, fmt.Errorf("resolve person %s: %w", platformUserID, err)
-	}
-	return p, nil
-}
-
-// queryer is what the read pool and a write transaction share for reading.
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func (s *Store) personByIdentity(ctx context.Context, q queryer, platformUserID string) (memory.Person, error) {
-	var p memory.Person
-	var created int64
-	err := q.QueryRowContext(ctx, `SELECT p.id, p.display, p.created_at
-		FROM identities i JOIN people p ON p.id = i.person_id
-		WHERE i.platform_user_id = ?`, platformUserID).Scan(&p.ID, &p.Display, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return memory.Person{}, fmt.Errorf("identity %s: %w", platformUserID, memory.ErrNotFound)
-	}
-	if err != nil {
-		return memory.Person{}, fmt.Errorf("look up identity %s: %w", platformUserID, err)
-	}
-	p.Created = fromTS(created)
-	return p, nil
-}
 
 const sessionColumns = `id, person_id, conversation_id, started_at, ended_at, checkpoint`
 
@@ -172,18 +98,6 @@ func (s *Store) OpenSession(ctx context.Context, personID, conversationID string
 		return memory.Session{}, fmt.Errorf("open session of person %s in %s: %w", personID, conversationID, err)
 	}
 	return ss, nil
-}
-
-func (s *Store) requirePerson(ctx context.Context, tx *wtx, personID string) error {
-	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM people WHERE id = ?`, personID).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("person %s: %w", personID, memory.ErrNotFound)
-	}
-	if err != nil {
-		return fmt.Errorf("look up person %s: %w", personID, err)
-	}
-	return nil
 }
 
 // ResetSession ends the person's open session in the conversation (if any)
@@ -280,108 +194,42 @@ func (s *Store) CommitTurn(ctx context.Context, rec memory.TurnRecord) error {
 	return nil
 }
 
-// RecentEntries returns up to n of the session's latest transcript entries,
-// oldest first. n <= 0 returns none.
-func (s *Store) RecentEntries(ctx context.Context, sessionID string, n int) ([]memory.Entry, error) {
-	if n <= 0 {
-		return nil, nil
+// EndSession ends the open session sessionID at now (the Store's clock if
+// zero).
+func (s *Store) EndSession(ctx context.Context, sessionID string, now time.Time) (bool, error) {
+	if now.IsZero() {
+		now = s.now()
 	}
-	rows, err := s.rd.QueryContext(ctx, `SELECT role, text, crisis, at FROM transcript
-		WHERE session_id = ? ORDER BY id DESC LIMIT ?`, sessionID, n)
+	var ended bool
+	err := s.write(ctx, func(tx *wtx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL`, ts(now), ts(now), sessionID)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		ended = n == 1
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("load recent entries of session %s: %w", sessionID, s.classify(err))
+		return false, fmt.Errorf("end session %s: %w", sessionID, err)
+	}
+	return ended, nil
+}
+
+// IdleSessions returns up to n open sessions with no activity since before.
+func (s *Store) IdleSessions(ctx context.Context, before time.Time, n int) ([]memory.Session, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE ended_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`, ts(before), n)
+	if err != nil {
+		return nil, fmt.Errorf("list idle sessions: %w", s.classify(err))
 	}
 	defer rows.Close()
-	var out []memory.Entry
+	var out []memory.Session
 	for rows.Next() {
-		e := memory.Entry{SessionID: sessionID}
-		var role string
-		var at int64
-		if err := rows.Scan(&role, &e.Text, &e.Crisis, &at); err != nil {
-			return nil, fmt.Errorf("load recent entries of session %s: %w", sessionID, err)
+		ss, err := scanSession(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list idle sessions: %w", err)
 		}
-		e.Role = memory.Role(role)
-		e.At = fromTS(at)
-		out = append(out, e)
+		out = append(out, ss)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load recent entries of session %s: %w", sessionID, s.classify(err))
-	}
-	slices.Reverse(out)
-	return out, nil
-}
-
-// maxCrisisField bounds the crisis log's short text fields (reason, path,
-// flags), so that no message could be stored in them. The schema enforces
-// the same bound.
-const maxCrisisField = 120
-
-var flagName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
-
-// LogCrisis appends a row to the crisis log. It never refuses a row for its
-// content, because a crisis must always be logged: the level is clamped to
-// 0-3, the confidence to 0-1, reason and path are cut to 120 bytes (on a rune
-// boundary), and flags that are not snake_case names are dropped. A zero At
-// means now.
-func (s *Store) LogCrisis(ctx context.Context, ev memory.CrisisEvent) error {
-	level := min(max(ev.Level, 0), 3)
-	conf := ev.Confidence
-	if math.IsNaN(conf) {
-		conf = 0
-	}
-	conf = min(max(conf, 0), 1)
-	var flags []string
-	for _, f := range ev.Flags {
-		if flagName.MatchString(f) {
-			flags = append(flags, f)
-		}
-	}
-	flagsText := clip(strings.Join(flags, ","), maxCrisisField)
-	at := ev.At
-	if at.IsZero() {
-		at = s.now()
-	}
-	err := s.write(ctx, func(tx *wtx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO crisis_log
-			(person_id, session_id, conversation_id, platform, level, confidence, reason, path, flags, at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			ev.PersonID, ev.SessionID, ev.ConversationID, ev.Platform, level, conf,
-			clip(ev.Reason, maxCrisisField), clip(ev.Path, maxCrisisField), flagsText, ts(at))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("log crisis for session %s: %w", ev.SessionID, err)
-	}
-	return nil
-}
-
-// clip cuts s to at most n bytes without splitting a rune.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// AuditAdmin appends a row to the admin audit log. A zero At means now.
-func (s *Store) AuditAdmin(ctx context.Context, ev memory.AdminEvent) error {
-	if ev.ActorID == "" || ev.Command == "" {
-		return fmt.Errorf("audit admin command %q by %q: actor id and command are required", ev.Command, ev.ActorID)
-	}
-	at := ev.At
-	if at.IsZero() {
-		at = s.now()
-	}
-	err := s.write(ctx, func(tx *wtx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO admin_audit (actor_id, conversation_id, command, allowed, detail, at)
-			VALUES (?, ?, ?, ?, ?, ?)`, ev.ActorID, ev.ConversationID, ev.Command, ev.Allowed, ev.Detail, ts(at))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("audit admin command %s by %s: %w", ev.Command, ev.ActorID, err)
-	}
-	return nil
+	return out, rows.Err()
 }

@@ -1,0 +1,81 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/havenbot/haven/channels"
+)
+
+// Record stores in under in.DeliveryKey. fresh is false when the key was
+// recorded before, also by an earlier process on the same file (a
+// redelivery); nothing is changed then. An empty delivery key or platform is
+// an error.
+func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, err error) {
+	if in.DeliveryKey == "" {
+		return false, fmt.Errorf("record delivery of message %s on %q: empty delivery key", in.MessageID, in.Platform)
+	}
+	if in.Platform == "" {
+		return false, fmt.Errorf("record delivery %s: empty platform", in.DeliveryKey)
+	}
+	payload, err := json.Marshal(in)
+	if err != nil {
+		return false, fmt.Errorf("record delivery %s: encode: %w", in.DeliveryKey, err)
+	}
+	err = s.write(ctx, func(tx *wtx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO inbox (delivery_key, platform, payload, recorded_at)
+			VALUES (?, ?, ?, ?) ON CONFLICT (delivery_key) DO NOTHING`,
+			in.DeliveryKey, in.Platform, string(payload), ts(s.now()))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		fresh = n == 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("record delivery %s: %w", in.DeliveryKey, err)
+	}
+	return fresh, nil
+}
+
+// Done marks the delivery handled and clears the stored message text and
+// author display name; the ids are kept for dedupe. Marking a delivery done
+// twice is not an error; an unknown key is one, wrapping memory.ErrNotFound.
+func (s *Store) Done(ctx context.Context, deliveryKey string) error {
+	err := s.updateOne(ctx, "no such delivery", `UPDATE inbox
+		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.Text', '', '$.Author.Display', '')
+		WHERE delivery_key = ?`, ts(s.now()), deliveryKey)
+	if err != nil {
+		return fmt.Errorf("mark delivery %s done: %w", deliveryKey, err)
+	}
+	return nil
+}
+
+// Unfinished returns the recorded deliveries of platform not yet Done, in
+// the order they were recorded.
+func (s *Store) Unfinished(ctx context.Context, platform string) ([]channels.Inbound, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT delivery_key, payload FROM inbox
+		WHERE platform = ? AND done_at IS NULL ORDER BY rowid`, platform)
+	if err != nil {
+		return nil, fmt.Errorf("list unfinished deliveries of %s: %w", platform, s.classify(err))
+	}
+	defer rows.Close()
+	var out []channels.Inbound
+	for rows.Next() {
+		var key, payload string
+		if err := rows.Scan(&key, &payload); err != nil {
+			return nil, fmt.Errorf("list unfinished deliveries of %s: %w", platform, err)
+		}
+		var in channels.Inbound
+		if err := json.Unmarshal([]byte(payload), &in); err != nil {
+			return nil, fmt.Errorf("list unfinished deliveries of %s: decode delivery %s: %w", platform, key, err)
+		}
+		out = append(out, in)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list unfinished deliveries of %s: %w", platform, s.classify(err))
+	}
+	return out, nil
+}

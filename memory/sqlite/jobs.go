@@ -1,0 +1,84 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/havenbot/haven/memory"
+)
+
+// Enqueue adds a job to the durable queue, due now.
+func (s *Store) Enqueue(ctx context.Context, j memory.Job) error {
+	if j.Kind != memory.JobTurn && j.Kind != memory.JobSessionEnd {
+		return fmt.Errorf("enqueue memory job: unknown kind %q", j.Kind)
+	}
+	if j.PersonID == "" || j.SessionID == "" {
+		return fmt.Errorf("enqueue %s job: person id and session id are required", j.Kind)
+	}
+	now := ts(s.now())
+	err := s.write(ctx, func(tx *wtx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_jobs (kind, person_id, session_id, turn, text, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			string(j.Kind), j.PersonID, j.SessionID, j.Turn, j.Text, now, now)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("enqueue %s job for session %s: %w", j.Kind, j.SessionID, err)
+	}
+	return nil
+}
+
+// Claim leases the oldest due job for lease, or returns ok false when none
+// is due. A leased job not finished before its lease ends is claimed again
+// (a crash or restart loses no job).
+func (s *Store) Claim(ctx context.Context, lease time.Duration) (memory.Job, bool, error) {
+	var j memory.Job
+	var ok bool
+	now := s.now()
+	err := s.write(ctx, func(tx *wtx) error {
+		var kind string
+		var created int64
+		err := tx.QueryRowContext(ctx, `UPDATE memory_jobs SET due_at = ?, attempts = attempts + 1
+			WHERE id = (SELECT id FROM memory_jobs WHERE due_at <= ? ORDER BY due_at, id LIMIT 1)
+			RETURNING id, kind, person_id, session_id, turn, text, attempts, created_at`, ts(now.Add(lease)), ts(now)).
+			Scan(&j.ID, &kind, &j.PersonID, &j.SessionID, &j.Turn, &j.Text, &j.Attempts, &created)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		j.Kind, j.Created, ok = memory.JobKind(kind), fromTS(created), true
+		return nil
+	})
+	if err != nil {
+		return memory.Job{}, false, fmt.Errorf("claim memory job: %w", err)
+	}
+	return j, ok, nil
+}
+
+// Finish deletes a done job.
+func (s *Store) Finish(ctx context.Context, id int64) error {
+	err := s.write(ctx, func(tx *wtx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM memory_jobs WHERE id = ?`, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("finish memory job %d: %w", id, err)
+	}
+	return nil
+}
+
+// Retry makes a failed job due again after delay.
+func (s *Store) Retry(ctx context.Context, id int64, delay time.Duration) error {
+	err := s.write(ctx, func(tx *wtx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE memory_jobs SET due_at = ? WHERE id = ?`, ts(s.now().Add(delay)), id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("retry memory job %d: %w", id, err)
+	}
+	return nil
+}

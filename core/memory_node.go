@@ -75,9 +75,8 @@ func recall(t *Turn) reply.Part {
 		case en.CatchUp && en.Episode != nil:
 			line = catchUpLine(*en.Episode)
 		case en.Matched && en.Fact != nil && en.Fact.SessionID != t.Session.ID:
-			line = youSentence(*en.Fact)
-			if line != "" {
-				line = "I remember " + line + "."
+			if en.Fact.Recallable() {
+				line = "I remember " + en.Fact.Words(memory.ToThem) + "."
 			}
 		}
 		if line != "" {
@@ -106,37 +105,6 @@ func catchUpLine(ep memory.Episode) string {
 		return "Last time we talked about " + strings.Join(ep.Themes, " and ") + "."
 	}
 	return ""
-}
-
-// youSentence says a fact back to the person, or "" for facts Haven does not
-// bring up on its own.
-func youSentence(f memory.Fact) string {
-	switch f.Predicate {
-	case memory.PredRelationship:
-		return f.Subject + " is your " + f.Object
-	case memory.PredPet:
-		return f.Subject + " is your " + f.Object
-	case memory.PredLikes:
-		return "you like " + f.Object
-	case memory.PredDislikes:
-		return "you're not a fan of " + f.Object
-	case memory.PredLivesIn:
-		return "you live in " + f.Object
-	case memory.PredWorksAs:
-		return "you work as " + article(f.Object) + f.Object
-	case memory.PredWorksAt:
-		return "you work at " + f.Object
-	case memory.PredStudies:
-		return "you study " + f.Object
-	}
-	return ""
-}
-
-func article(s string) string {
-	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
-		return "an "
-	}
-	return "a "
 }
 
 // queueMemory queues the background extraction of the turn and, when

@@ -533,7 +533,7 @@ func TestLLMExtractionIsValidatedAndFallsBackToPatterns(t *testing.T) {
 	facts, _ := m.store.Facts(context.Background(), m.person(t, "ned").ID, false)
 	var got []string
 	for _, f := range facts {
-		got = append(got, f.Sentence())
+		got = append(got, f.Words(memory.AboutThem))
 	}
 	want := []string{"works as paramedic", "Olly is their brother", "Mog is their cat", "name is Ned"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {

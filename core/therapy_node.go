@@ -76,7 +76,7 @@ func therapyMemory(w *memory.Working) []therapy.MemoryItem {
 	for _, en := range w.Entries {
 		switch {
 		case en.Fact != nil:
-			items = append(items, therapy.MemoryItem{Kind: "fact", Text: en.Fact.Sentence(), Quote: en.Fact.Evidence})
+			items = append(items, therapy.MemoryItem{Kind: "fact", Text: en.Fact.Words(memory.AboutThem), Quote: en.Fact.Evidence})
 		case en.Episode != nil:
 			items = append(items, therapy.MemoryItem{Kind: "episode", Text: en.Text()})
 		}

@@ -84,71 +84,84 @@ func (f Fact) Same(old Fact) bool {
 		strings.EqualFold(f.Object, old.Object)
 }
 
-// ToPerson says the fact to the person it is about ("you live in Leeds",
-// "Anna is your sister"), for lists and confirmations they read.
-func (f Fact) ToPerson() string {
-	if f.Subject == Self {
-		switch f.Predicate {
-		case PredName:
-			return "your name is " + f.Object
-		case PredPronouns:
-			return "your pronouns are " + f.Object
-		case PredLivesIn:
-			return "you live in " + f.Object
-		case PredWorksAs:
-			return "you work as " + f.Object
-		case PredWorksAt:
-			return "you work at " + f.Object
-		case PredStudies:
-			return "you study " + f.Object
-		case PredLikes:
-			return "you like " + f.Object
-		case PredDislikes:
-			return "you dislike " + f.Object
-		case PredSelfBelief:
-			return "you said about yourself: " + f.Object
-		}
-	}
-	switch f.Predicate {
-	case PredRelationship, PredPet:
-		return f.Subject + " is your " + f.Object
-	}
-	return f.Sentence()
+// Voice says to whom a fact is worded.
+type Voice int
+
+// The voices.
+const (
+	// AboutThem words a fact about the person, for a model's brief, the
+	// search index and the export: "lives in Leeds", "Anna is their sister".
+	AboutThem Voice = iota
+	// ToThem words it to the person, for lists, confirmations and recall:
+	// "you live in Leeds", "you work as a nurse", "Anna is your sister".
+	ToThem
+)
+
+// wording is how one predicate is said. Templates use {s} for the subject,
+// {o} for the object and {a} for the object with its article. The ...Other
+// templates, when set, are for a subject who is not the person ("Anna likes
+// hiking"); without them such a fact is worded about them.
+type wording struct {
+	about, aboutOther, to, toOther string
+	// recall is true for facts Haven may bring up on its own; never a name,
+	// pronouns, a note or a self-belief.
+	recall bool
 }
 
-// Sentence renders the fact in plain words ("lives in Leeds", "Anna is
-// their sister").
-func (f Fact) Sentence() string {
-	about := ""
-	if f.Subject != Self {
-		about = f.Subject + " "
+// wordings is the one place a fact's words are decided.
+var wordings = map[string]wording{
+	PredName:         {about: "name is {o}", to: "your name is {o}"},
+	PredPronouns:     {about: "pronouns are {o}", to: "your pronouns are {o}"},
+	PredLivesIn:      {about: "lives in {o}", to: "you live in {o}", recall: true},
+	PredWorksAs:      {about: "works as {o}", to: "you work as {a}", recall: true},
+	PredWorksAt:      {about: "works at {o}", to: "you work at {o}", recall: true},
+	PredStudies:      {about: "studies {o}", to: "you study {o}", recall: true},
+	PredRelationship: {about: "{s} is their {o}", to: "{s} is your {o}", toOther: "{s} is your {o}", recall: true},
+	PredPet:          {about: "{s} is their {o}", to: "{s} is your {o}", toOther: "{s} is your {o}", recall: true},
+	PredLikes:        {about: "likes {o}", aboutOther: "{s} likes {o}", to: "you like {o}", toOther: "{s} likes {o}", recall: true},
+	PredDislikes:     {about: "dislikes {o}", aboutOther: "{s} dislikes {o}", to: "you dislike {o}", toOther: "{s} dislikes {o}", recall: true},
+	PredNote:         {about: "{o}", aboutOther: "{s} {o}", to: "{o}", toOther: "{s} {o}"},
+	PredSelfBelief:   {about: "has said about themself: {o}", to: "you said about yourself: {o}"},
+}
+
+// unknownWording words a predicate this build does not know.
+var unknownWording = wording{about: "{o}", aboutOther: "{s} {o}", to: "{o}", toOther: "{s} {o}"}
+
+// Words says the fact in voice v: the one wording of a fact, for every
+// place Haven shows or uses it.
+func (f Fact) Words(v Voice) string {
+	w, ok := wordings[f.Predicate]
+	if !ok {
+		w = unknownWording
 	}
-	switch f.Predicate {
-	case PredName:
-		return "name is " + f.Object
-	case PredPronouns:
-		return "pronouns are " + f.Object
-	case PredLivesIn:
-		return "lives in " + f.Object
-	case PredWorksAs:
-		return "works as " + f.Object
-	case PredWorksAt:
-		return "works at " + f.Object
-	case PredStudies:
-		return "studies " + f.Object
-	case PredRelationship:
-		return f.Subject + " is their " + f.Object
-	case PredPet:
-		return f.Subject + " is their " + f.Object
-	case PredLikes:
-		return about + "likes " + f.Object
-	case PredDislikes:
-		return about + "dislikes " + f.Object
-	case PredSelfBelief:
-		return "has said about themself: " + f.Object
-	default:
-		return about + f.Object
+	other := f.Subject != Self
+	tmpl := w.about
+	switch {
+	case v == ToThem && other && w.toOther != "":
+		tmpl = w.toOther
+	case v == ToThem && !other:
+		tmpl = w.to
+	case other && w.aboutOther != "":
+		tmpl = w.aboutOther
 	}
+	return strings.NewReplacer("{s}", f.Subject, "{o}", f.Object, "{a}", withArticle(f.Object)).Replace(tmpl)
+}
+
+// Recallable reports whether Haven may bring the fact up on its own, in a
+// DM with proactive recall on.
+func (f Fact) Recallable() bool {
+	return wordings[f.Predicate].recall
+}
+
+// withArticle puts "a" or "an" before a role ("a nurse", "an engineer").
+func withArticle(s string) string {
+	if s == "" {
+		return s
+	}
+	if strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 // ValidFact reports what is wrong with f as a new fact, or "" when it can be

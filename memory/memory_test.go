@@ -81,10 +81,38 @@ func TestFactsSpeakToThePersonTheyAreAbout(t *testing.T) {
 		{Fact{Subject: Self, Predicate: PredName, Object: "Sam"}, "your name is Sam"},
 		{Fact{Subject: "Anna", Predicate: PredRelationship, Object: "sister"}, "Anna is your sister"},
 		{Fact{Subject: Self, Predicate: PredLikes, Object: "hiking"}, "you like hiking"},
+		{Fact{Subject: Self, Predicate: PredWorksAs, Object: "engineer"}, "you work as an engineer"},
+		{Fact{Subject: Self, Predicate: PredDislikes, Object: "crowds"}, "you dislike crowds"},
+		{Fact{Subject: "Anna", Predicate: PredLikes, Object: "hiking"}, "Anna likes hiking"},
+		{Fact{Subject: Self, Predicate: "unknown", Object: "something"}, "something"},
 	}
 	for _, tt := range tests {
-		if got := tt.f.ToPerson(); got != tt.want {
-			t.Errorf("ToPerson() = %q, want %q", got, tt.want)
+		if got := tt.f.Words(ToThem); got != tt.want {
+			t.Errorf("Words(ToThem) = %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestFactsAreWordedAboutThePersonForModelsAndSearch(t *testing.T) {
+	tests := []struct {
+		f      Fact
+		want   string
+		recall bool
+	}{
+		{Fact{Subject: Self, Predicate: PredLivesIn, Object: "Leeds"}, "lives in Leeds", true},
+		{Fact{Subject: Self, Predicate: PredWorksAs, Object: "nurse"}, "works as nurse", true},
+		{Fact{Subject: "Anna", Predicate: PredRelationship, Object: "sister"}, "Anna is their sister", true},
+		{Fact{Subject: "Anna", Predicate: PredDislikes, Object: "cats"}, "Anna dislikes cats", true},
+		{Fact{Subject: Self, Predicate: PredName, Object: "Sam"}, "name is Sam", false},
+		{Fact{Subject: Self, Predicate: PredSelfBelief, Object: "I'm useless"}, "has said about themself: I'm useless", false},
+		{Fact{Subject: Self, Predicate: PredNote, Object: "the exam is in May"}, "the exam is in May", false},
+	}
+	for _, tt := range tests {
+		if got := tt.f.Words(AboutThem); got != tt.want {
+			t.Errorf("Words(AboutThem) = %q, want %q", got, tt.want)
+		}
+		if got := tt.f.Recallable(); got != tt.recall {
+			t.Errorf("%s: Recallable() = %t, want %t", tt.f.Predicate, got, tt.recall)
 		}
 	}
 }

@@ -32,31 +32,20 @@ type Record struct {
 	Rule    *Rule
 }
 
-// Text is the record in plain words, for lists and for matching a "forget"
-// query.
-// ToPerson renders the record for the person it is about, as Text does
-// but in the second person.
-func (r Record) ToPerson() string {
-	switch {
-	case r.Fact != nil:
-		s := r.Fact.ToPerson()
-		if r.Fact.Evidence != "" {
-			s += ` ("` + r.Fact.Evidence + `")`
-		}
-		if !r.Fact.Active {
-			s += " [replaced]"
-		}
-		return s
-	case r.Rule != nil && r.Rule.Key == "address":
+// Text is the record in plain words about the person, for a model's brief
+// and for matching a "forget" query: Words(AboutThem).
+func (r Record) Text() string { return r.Words(AboutThem) }
+
+// Words renders the record in voice v: a fact in its one wording with the
+// person's own words and whether it was replaced, an episode's summary and
+// open loops, a rule in the person's words.
+func (r Record) Words(v Voice) string {
+	if r.Rule != nil && r.Rule.Key == "address" && v == ToThem {
 		return "call you " + r.Rule.Text
 	}
-	return r.Text()
-}
-
-func (r Record) Text() string {
 	switch {
 	case r.Fact != nil:
-		s := r.Fact.Sentence()
+		s := r.Fact.Words(v)
 		if r.Fact.Evidence != "" {
 			s += ` ("` + r.Fact.Evidence + `")`
 		}

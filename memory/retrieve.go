@@ -102,7 +102,7 @@ type WorkingEntry struct {
 func (e WorkingEntry) Text() string {
 	switch {
 	case e.Fact != nil:
-		s := e.Fact.Sentence()
+		s := e.Fact.Words(AboutThem)
 		if e.Fact.Evidence != "" {
 			s += ` (they said: "` + e.Fact.Evidence + `")`
 		}

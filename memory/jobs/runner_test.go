@@ -119,7 +119,7 @@ func TestExtractionWritesFactsNowSkipsUnsafeRulesAndHoldsPreferencesForTheSessio
 		}
 		var out []string
 		for _, f := range facts {
-			out = append(out, f.Sentence())
+			out = append(out, f.Words(memory.AboutThem))
 		}
 		return strings.Join(out, "; ")
 	}

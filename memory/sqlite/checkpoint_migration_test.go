@@ -101,7 +101,6 @@ func jsonEqual(t *testing.T, a, b string) bool {
 	return string(xa) == string(ya)
 }
 
-
 // stageSlot returns checkpoint slots holding a branch state with a stage,
 // the way the therapeutic branch writes it; storage treats it as opaque.
 func stageSlot(stage string) map[string]memory.Slot {

@@ -43,7 +43,7 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 		return fail(err)
 	}
 	for _, f := range facts {
-		ex.Facts = append(ex.Facts, memory.ExportFact{Fact: f, Sentence: f.Sentence()})
+		ex.Facts = append(ex.Facts, memory.ExportFact{Fact: f, Sentence: f.Words(memory.AboutThem)})
 	}
 	eps, err := s.Episodes(ctx, personID, 1<<30)
 	if err != nil {

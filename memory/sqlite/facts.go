@@ -9,7 +9,7 @@ import (
 )
 
 func factBody(f memory.Fact) string {
-	return f.Sentence() + " " + strings.ReplaceAll(f.Predicate, "_", " ") + " " + f.Evidence
+	return f.Words(memory.AboutThem) + " " + strings.ReplaceAll(f.Predicate, "_", " ") + " " + f.Evidence
 }
 
 const factColumns = `id, person_id, subject, predicate, object, evidence, session_id, turn, confidence, active, coalesce(superseded_by, 0), created_at`

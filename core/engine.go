@@ -1,11 +1,3 @@
-// Package core is Haven's engine. One turn runs as a small graph: a pure
-// router (route) picks the next node from the turn's state, each node does one
-// thing and returns to the router, and a step limit stops loops:
-//
-//	gateway -> crisis gate -> (crisis reply | load memory -> dispatch -> therapeutic | task) -> finalize
-//
-// Engine.Handle runs one turn for one inbound message and returns the
-// outbound messages; the channels Hub delivers them.
 package core
 
 import (

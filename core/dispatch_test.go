@@ -3,16 +3,12 @@ package core
 import (
 	"context"
 	"log/slog"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/havenbot/haven/core/therapy"
-	"github.com/havenbot/haven/llm"
 	"github.com/havenbot/haven/llm/llmtest"
-	"github.com/havenbot/haven/memory/sqlite"
-	"github.com/havenbot/haven/safety"
 )
 
 // Without a model, dispatch decides by rules: a request to do something is
@@ -108,20 +104,7 @@ func TestModelDispatchIsValidatedAndFallsBackToTheDefault(t *testing.T) {
 func TestModelDispatchTimeoutTakesTheDefault(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.Enqueue(llmtest.Reply{Hang: true})
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "haven.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	c, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: srv.URL(), Model: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := New(Options{Store: store, Gate: safety.NewGate(safety.GateOptions{}), LLM: c, LLMDeadline: 50 * time.Millisecond,
-		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newModelEngineWithDeadline(t, srv, 50*time.Millisecond)
 	tr := &Turn{In: dm("the weather turned on the way home")}
 	e.dispatch(context.Background(), tr)
 	if tr.ModeSource != "default" || tr.Mode != therapy.ModeSupportive || e.DispatchStats().Fallbacks != 1 {

@@ -18,6 +18,13 @@ import (
 
 func newModelEngine(t *testing.T, srv *llmtest.Server) *Engine {
 	t.Helper()
+	return newModelEngineWithDeadline(t, srv, 5*time.Second)
+}
+
+// newModelEngineWithDeadline returns an engine on a fresh database whose
+// model calls go to srv under deadline.
+func newModelEngineWithDeadline(t *testing.T, srv *llmtest.Server, deadline time.Duration) *Engine {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "haven.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +36,7 @@ func newModelEngine(t *testing.T, srv *llmtest.Server) *Engine {
 	}
 	// The crisis gate runs on its deterministic floor: these tests are about
 	// the therapeutic branch's model calls.
-	e, err := New(Options{Store: store, Gate: safety.NewGate(safety.GateOptions{}), LLM: c, LLMDeadline: 5 * time.Second,
+	e, err := New(Options{Store: store, Gate: safety.NewGate(safety.GateOptions{}), LLM: c, LLMDeadline: deadline,
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

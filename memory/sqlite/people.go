@@ -57,11 +57,6 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 	return p, nil
 }
 
-// queryer is what the read pool and a write transaction share for reading.
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 func (s *Store) personByIdentity(ctx context.Context, q queryer, platformUserID string) (memory.Person, error) {
 	var p memory.Person
 	var created int64

@@ -32,8 +32,6 @@ type Record struct {
 	Rule    *Rule
 }
 
-// Text is the record in plain words, for lists and for matching a "forget"
-// query.
 // ToPerson renders the record for the person it is about, as Text does
 // but in the second person.
 func (r Record) ToPerson() string {
@@ -53,6 +51,8 @@ func (r Record) ToPerson() string {
 	return r.Text()
 }
 
+// Text is the record in plain words, for lists and for matching a "forget"
+// query.
 func (r Record) Text() string {
 	switch {
 	case r.Fact != nil:

@@ -1,11 +1,3 @@
-// Package sqlite is Haven's embedded default store: one SQLite file (via the
-// pure-Go modernc.org/sqlite driver) in WAL mode, written through a single
-// writer connection whose transactions begin IMMEDIATE, and read through a
-// small pool of query-only connections. The schema is embedded and migrated
-// with goose at Open.
-//
-// Store implements memory.Store, channels.Inbox and channels.Outbox. Every SQL
-// statement Haven runs against SQLite lives in this package.
 package sqlite
 
 import (

@@ -51,59 +51,60 @@ func SplitID(id string) (platform, workspace, local string, ok bool) {
 // Conversation identifies where a message was said.
 type Conversation struct {
 	// ID is the namespaced conversation id (NamespacedID).
-	ID string
+	ID string `json:"id"`
 	// Kind says whether the conversation is private (dm) or not.
-	Kind Kind
+	Kind Kind `json:"kind"`
 	// ThreadID is the platform's thread within the conversation, if any
 	// (a Slack thread_ts, a Discord thread, a Telegram forum topic).
-	ThreadID string
+	ThreadID string `json:"thread_id"`
 }
 
 // Author is the person (or bot) who wrote a message.
 type Author struct {
 	// ID is the namespaced, stable platform user id. Never a display name.
-	ID string
+	ID string `json:"id"`
 	// Display is the name shown on the platform. It is for greeting people,
 	// never for permissions, and never logged above debug.
-	Display string
+	Display string `json:"display"`
 	// IsBot is true for bot and app accounts, including Haven itself.
-	IsBot bool
+	IsBot bool `json:"is_bot"`
 	// PlatformAdmin is true when the platform says the author administers the
 	// conversation or workspace (for example a Telegram group admin).
-	PlatformAdmin bool
+	PlatformAdmin bool `json:"platform_admin"`
 }
 
-// Inbound is one message from a person, normalized across platforms.
+// Inbound is one message from a person, normalized across platforms. Its
+// JSON form is the versioned wire form (see WireVersion).
 type Inbound struct {
 	// Platform names the adapter the message came through ("console",
 	// "telegram", "slack", "discord").
-	Platform string
+	Platform string `json:"platform"`
 	// Workspace is the platform-local workspace (Slack team, Discord guild);
 	// empty where the platform has none.
-	Workspace string
+	Workspace string `json:"workspace"`
 	// Conversation is where the message was said.
-	Conversation Conversation
+	Conversation Conversation `json:"conversation"`
 	// MessageID is the namespaced platform id of the message.
-	MessageID string
+	MessageID string `json:"message_id"`
 	// DeliveryKey identifies one delivery of one event (Slack event_id,
 	// Telegram update_id, Discord message id). A redelivered event carries the
 	// same key; the Hub answers each key once.
-	DeliveryKey string
+	DeliveryKey string `json:"delivery_key"`
 	// Author is who wrote it.
-	Author Author
+	Author Author `json:"author"`
 	// MentionsBot is true when the message mentions Haven or replies to one of
 	// its messages.
-	MentionsBot bool
+	MentionsBot bool `json:"mentions_bot"`
 	// Text is the message text with mentions of Haven removed and other
 	// mentions normalized to plain names.
-	Text string
+	Text string `json:"text"`
 	// Locale is the platform's language or region hint ("en", "en-GB"), if any.
-	Locale string
+	Locale string `json:"locale"`
 	// Edited is true when the event is an edit of an earlier message. Edits are
 	// not run as new turns.
-	Edited bool
+	Edited bool `json:"edited"`
 	// ReceivedAt is when the adapter received the event.
-	ReceivedAt time.Time
+	ReceivedAt time.Time `json:"received_at"`
 }
 
 // OutKind says what an outbound message is for; it drives priority and
@@ -125,7 +126,8 @@ const (
 // Outbound is one message Haven sends. Text is plain text in Haven's neutral
 // markup (paragraphs separated by blank lines, "- " bullets, `code`); each
 // adapter renders and escapes it for its platform. The Hub splits it at the
-// adapter's limit before Send sees it.
+// adapter's limit before Send sees it. Its JSON form is the versioned wire
+// form (see WireVersion).
 //
 // An Outbound may carry a File. Text is then the file's caption (or the
 // message that goes with it) and may be empty; the file itself is
@@ -133,24 +135,24 @@ const (
 // it has one, else as text (see FileSender).
 type Outbound struct {
 	// Platform names the adapter that must deliver it.
-	Platform string
+	Platform string `json:"platform"`
 	// Conversation is where it goes.
-	Conversation Conversation
+	Conversation Conversation `json:"conversation"`
 	// ReplyTo is the namespaced id of the message this answers, if any; in
 	// groups adapters thread or quote the reply to it.
-	ReplyTo string
+	ReplyTo string `json:"reply_to"`
 	// Kind drives priority and display.
-	Kind OutKind
+	Kind OutKind `json:"kind"`
 	// Private asks the adapter to deliver the message only to Recipient: in a
 	// DM, or ephemerally, never visible to the rest of a group.
-	Private bool
+	Private bool `json:"private"`
 	// Recipient is the namespaced author id a Private message is for.
-	Recipient string
+	Recipient string `json:"recipient"`
 	// Text is the message body; with a File, its caption.
-	Text string
+	Text string `json:"text"`
 	// File, when set, is a file to deliver with the message (an export, a
 	// document). It is delivered whole and is at most MaxFileSize bytes.
-	File *File `json:",omitempty"`
+	File *File `json:"file,omitempty"`
 }
 
 // Priority reports whether the message jumps the delivery queue.
@@ -172,12 +174,12 @@ type File struct {
 	// Name is the file name shown to the person ("haven-export-2025-01-31.json"):
 	// a base name, no directories. Adapters that write it somewhere
 	// sanitize it again.
-	Name string
+	Name string `json:"name"`
 	// ContentType is the media type of Data ("application/json"); empty
 	// means application/octet-stream.
-	ContentType string
+	ContentType string `json:"content_type"`
 	// Data is the file's content, 1 to MaxFileSize bytes.
-	Data []byte
+	Data []byte `json:"data"`
 }
 
 // ErrFileTooLarge is wrapped by File.Check for a file over MaxFileSize.

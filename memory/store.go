@@ -1,8 +1,3 @@
-// Package memory defines what Haven keeps about the people it talks to and
-// the Store interface that keeps it. Implementations (memory/sqlite, later a
-// PostgreSQL store) hide every SQL detail behind Store.
-//
-// memory never imports core, adapters or safety.
 package memory
 
 import (

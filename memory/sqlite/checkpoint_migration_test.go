@@ -4,11 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"io/fs"
 	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 
 	"github.com/havenbot/haven/memory"
 )
@@ -23,11 +20,7 @@ func TestOldCheckpointsMoveIntoTheTherapySlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, err := fs.Sub(migrationsFS, "migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub)
+	p, err := migrations(db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func episodeBody(e memory.Episode) string {
 
 const episodeColumns = `id, person_id, session_id, summary, themes, mood_arc, open_loops, started_at, ended_at, created_at`
 
-func scanEpisode(row interface{ Scan(...any) error }) (memory.Episode, error) {
+func scanEpisode(row scanner) (memory.Episode, error) {
 	var e memory.Episode
 	var themes, loops string
 	var started, ended, created int64
@@ -84,18 +84,9 @@ func (s *Store) AddEpisode(ctx context.Context, ep memory.Episode) (memory.Episo
 
 // Episodes returns the person's n latest episodes, newest first.
 func (s *Store) Episodes(ctx context.Context, personID string, n int) ([]memory.Episode, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT `+episodeColumns+` FROM episodes WHERE person_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, personID, n)
+	out, err := list(ctx, s.rd, scanEpisode, `SELECT `+episodeColumns+` FROM episodes WHERE person_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, personID, n)
 	if err != nil {
 		return nil, fmt.Errorf("list episodes of person %s: %w", personID, s.classify(err))
 	}
-	defer rows.Close()
-	var out []memory.Episode
-	for rows.Next() {
-		e, err := scanEpisode(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list episodes of person %s: %w", personID, err)
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -14,7 +14,7 @@ func factBody(f memory.Fact) string {
 
 const factColumns = `id, person_id, subject, predicate, object, evidence, session_id, turn, confidence, active, coalesce(superseded_by, 0), created_at`
 
-func scanFact(row interface{ Scan(...any) error }) (memory.Fact, error) {
+func scanFact(row scanner) (memory.Fact, error) {
 	var f memory.Fact
 	var created int64
 	err := row.Scan(&f.ID, &f.PersonID, &f.Subject, &f.Predicate, &f.Object, &f.Evidence, &f.SessionID, &f.Turn,
@@ -104,18 +104,9 @@ func (s *Store) Facts(ctx context.Context, personID string, inactive bool) ([]me
 	if !inactive {
 		q += ` AND active = 1`
 	}
-	rows, err := s.rd.QueryContext(ctx, q+` ORDER BY id`, personID)
+	out, err := list(ctx, s.rd, scanFact, q+` ORDER BY id`, personID)
 	if err != nil {
 		return nil, fmt.Errorf("list facts of person %s: %w", personID, s.classify(err))
 	}
-	defer rows.Close()
-	var out []memory.Fact
-	for rows.Next() {
-		f, err := scanFact(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list facts of person %s: %w", personID, err)
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -45,7 +45,7 @@ func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, er
 // twice is not an error; an unknown key is one, wrapping memory.ErrNotFound.
 func (s *Store) Done(ctx context.Context, deliveryKey string) error {
 	err := s.updateOne(ctx, "no such delivery", `UPDATE inbox
-		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.Text', '', '$.Author.Display', '')
+		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.text', '', '$.author.display', '')
 		WHERE delivery_key = ?`, ts(s.now()), deliveryKey)
 	if err != nil {
 		return fmt.Errorf("mark delivery %s done: %w", deliveryKey, err)

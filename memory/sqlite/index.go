@@ -36,10 +36,6 @@ func personTerms(personID, text string) []string {
 	return terms
 }
 
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
 func (s *Store) indexText(ctx context.Context, tx execer, personID string, ref memory.Ref, body string) error {
 	terms := personTerms(personID, body)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO memory_fts (rowid, body) VALUES (?, ?)`,

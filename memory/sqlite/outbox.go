@@ -79,7 +79,7 @@ func (s *Store) outboxUpdate(ctx context.Context, what string, id int64, query s
 // memory.ErrNotFound.
 func (s *Store) Sent(ctx context.Context, id int64) error {
 	return s.outboxUpdate(ctx, "mark sent", id, `UPDATE outbox
-		SET sent_at = coalesce(sent_at, ?), payload = json_remove(json_set(payload, '$.Text', ''), '$.File.Data')
+		SET sent_at = coalesce(sent_at, ?), payload = json_remove(json_set(payload, '$.text', ''), '$.file.data')
 		WHERE id = ?`, ts(s.now()), id)
 }
 
@@ -97,7 +97,7 @@ func (s *Store) Attempted(ctx context.Context, id int64, reason string) error {
 // and type stay.
 func (s *Store) Abandon(ctx context.Context, id int64, reason string) error {
 	return s.outboxUpdate(ctx, "abandon", id, `UPDATE outbox
-		SET abandoned_at = coalesce(abandoned_at, ?), last_error = ?, payload = json_remove(payload, '$.File.Data') WHERE id = ?`,
+		SET abandoned_at = coalesce(abandoned_at, ?), last_error = ?, payload = json_remove(payload, '$.file.data') WHERE id = ?`,
 		ts(s.now()), clip(reason, maxReason), id)
 }
 

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -158,7 +159,11 @@ func TestOutboxKeepsAFileUntilSentAndRefusesOneTooLarge(t *testing.T) {
 		if err := s.r.QueryRow(`SELECT payload FROM outbox WHERE id = ?`, id).Scan(&payload); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(payload, `"Data"`) || !strings.Contains(payload, `"Name"`) {
+		var o channels.Outbound
+		if err := json.Unmarshal([]byte(payload), &o); err != nil {
+			t.Fatalf("message %d: %v", id, err)
+		}
+		if strings.Contains(payload, `"data"`) || o.File == nil || len(o.File.Data) != 0 || o.File.Name == "" {
 			t.Errorf("message %d after sent or abandoned kept its file content or lost its name: %.200s", id, payload)
 		}
 	}

@@ -57,11 +57,6 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 	return p, nil
 }
 
-// queryer is what the read pool and a write transaction share for reading.
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 func (s *Store) personByIdentity(ctx context.Context, q queryer, platformUserID string) (memory.Person, error) {
 	var p memory.Person
 	var created int64
@@ -119,14 +114,14 @@ func (s *Store) ForgetAll(ctx context.Context, personID string) error {
 		}
 		for _, q := range []string{
 			`UPDATE crisis_log SET person_id = '', session_id = '', conversation_id = '' WHERE person_id = ?1`,
-			`UPDATE inbox SET payload = json_set(payload, '$.Text', '', '$.Author.Display', '', '$.Author.ID', '',
-				'$.Conversation.ID', '', '$.MessageID', '')
-				WHERE done_at IS NOT NULL AND json_extract(payload, '$.Author.ID') IN (SELECT platform_user_id FROM identities WHERE person_id = ?1)`,
-			`UPDATE outbox SET payload = json_remove(json_set(payload, '$.Text', '', '$.Recipient', '', '$.Conversation.ID', '', '$.ReplyTo', ''), '$.File.Data')
+			`UPDATE inbox SET payload = json_set(payload, '$.text', '', '$.author.display', '', '$.author.id', '',
+				'$.conversation.id', '', '$.message_id', '')
+				WHERE done_at IS NOT NULL AND json_extract(payload, '$.author.id') IN (SELECT platform_user_id FROM identities WHERE person_id = ?1)`,
+			`UPDATE outbox SET payload = json_remove(json_set(payload, '$.text', '', '$.recipient', '', '$.conversation.id', '', '$.reply_to', ''), '$.file.data')
 				WHERE (sent_at IS NOT NULL OR abandoned_at IS NOT NULL) AND (
-					json_extract(payload, '$.Recipient') IN (SELECT platform_user_id FROM identities WHERE person_id = ?1)
-					OR (json_extract(payload, '$.Conversation.Kind') = 'dm' AND
-						json_extract(payload, '$.Conversation.ID') IN (SELECT conversation_id FROM sessions WHERE person_id = ?1)))`,
+					json_extract(payload, '$.recipient') IN (SELECT platform_user_id FROM identities WHERE person_id = ?1)
+					OR (json_extract(payload, '$.conversation.kind') = 'dm' AND
+						json_extract(payload, '$.conversation.id') IN (SELECT conversation_id FROM sessions WHERE person_id = ?1)))`,
 			`DELETE FROM people WHERE id = ?1`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, personID); err != nil {

@@ -10,7 +10,7 @@ import (
 
 const ruleColumns = `id, person_id, key, text, evidence, session_id, created_at`
 
-func scanRule(row interface{ Scan(...any) error }) (memory.Rule, error) {
+func scanRule(row scanner) (memory.Rule, error) {
 	var r memory.Rule
 	var created int64
 	err := row.Scan(&r.ID, &r.PersonID, &r.Key, &r.Text, &r.Evidence, &r.SessionID, &created)
@@ -55,18 +55,9 @@ func (s *Store) AddRule(ctx context.Context, r memory.Rule) (memory.Rule, error)
 
 // Rules returns the person's rules, oldest first.
 func (s *Store) Rules(ctx context.Context, personID string) ([]memory.Rule, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT `+ruleColumns+` FROM rules WHERE person_id = ? ORDER BY created_at, id`, personID)
+	out, err := list(ctx, s.rd, scanRule, `SELECT `+ruleColumns+` FROM rules WHERE person_id = ? ORDER BY created_at, id`, personID)
 	if err != nil {
 		return nil, fmt.Errorf("list rules of person %s: %w", personID, s.classify(err))
 	}
-	defer rows.Close()
-	var out []memory.Rule
-	for rows.Next() {
-		r, err := scanRule(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list rules of person %s: %w", personID, err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -13,7 +13,7 @@ import (
 
 const sessionColumns = `id, person_id, conversation_id, started_at, ended_at, checkpoint`
 
-func scanSession(row interface{ Scan(...any) error }) (memory.Session, error) {
+func scanSession(row scanner) (memory.Session, error) {
 	var (
 		ss             memory.Session
 		started        int64
@@ -218,18 +218,9 @@ func (s *Store) EndSession(ctx context.Context, sessionID string, now time.Time)
 
 // IdleSessions returns up to n open sessions with no activity since before.
 func (s *Store) IdleSessions(ctx context.Context, before time.Time, n int) ([]memory.Session, error) {
-	rows, err := s.rd.QueryContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE ended_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`, ts(before), n)
+	out, err := list(ctx, s.rd, scanSession, `SELECT `+sessionColumns+` FROM sessions WHERE ended_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`, ts(before), n)
 	if err != nil {
 		return nil, fmt.Errorf("list idle sessions: %w", s.classify(err))
 	}
-	defer rows.Close()
-	var out []memory.Session
-	for rows.Next() {
-		ss, err := scanSession(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list idle sessions: %w", err)
-		}
-		out = append(out, ss)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -67,6 +67,40 @@ func (c *stmtCache) close() {
 	}
 }
 
+// queryer is what the read pool and a write transaction share for reading
+// one row.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// execer is what a write transaction (and database/sql's types) share for
+// running a statement.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// scanner is a row to scan: *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// list runs the read query q on the read pool and returns every row as
+// scan reads it.
+func list[T any](ctx context.Context, r reader, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // reader runs read-only statements on the read pool through its statement
 // cache. It has the methods of *sql.DB that the Store's reads use.
 type reader struct{ c *stmtCache }

@@ -1,11 +1,3 @@
-// Package sqlite is Haven's embedded default store: one SQLite file (via the
-// pure-Go modernc.org/sqlite driver) in WAL mode, written through a single
-// writer connection whose transactions begin IMMEDIATE, and read through a
-// small pool of query-only connections. The schema is embedded and migrated
-// with goose at Open.
-//
-// Store implements memory.Store, channels.Inbox and channels.Outbox. Every SQL
-// statement Haven runs against SQLite lives in this package.
 package sqlite
 
 import (
@@ -264,13 +256,9 @@ func (s *Store) prepare(ctx context.Context) error {
 		return fmt.Errorf("open haven database %s: journal mode is %q, want wal (is the file on a filesystem without shared memory?)", s.path, mode)
 	}
 
-	sub, err := fs.Sub(migrationsFS, "migrations")
+	p, err := migrations(s.w)
 	if err != nil {
-		return fmt.Errorf("open haven database: embedded migrations: %w", err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, sub)
-	if err != nil {
-		return fmt.Errorf("open haven database: load migrations: %w", err)
+		return fmt.Errorf("open haven database: %w", err)
 	}
 	// p.Close would close s.w; the provider holds nothing else.
 	if _, err := p.Up(ctx); err != nil {
@@ -284,6 +272,21 @@ func (s *Store) prepare(ctx context.Context) error {
 		return fmt.Errorf("open haven database %s: %w: the file has schema version %d, this build knows up to %d; run a newer Haven", s.path, ErrNewerSchema, current, target)
 	}
 	return nil
+}
+
+// migrations returns the goose provider of Haven's schema on db: the
+// embedded SQL migrations and the Go ones (wireMigration).
+func migrations(db *sql.DB) (*goose.Provider, error) {
+	sub, err := fs.Sub(migrationsFS, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("embedded migrations: %w", err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub,
+		goose.WithDisableGlobalRegistry(true), goose.WithGoMigrations(wireMigration))
+	if err != nil {
+		return nil, fmt.Errorf("load migrations: %w", err)
+	}
+	return p, nil
 }
 
 // Close releases both connection pools. The Store must not be used after.

@@ -764,12 +764,19 @@ func languageName(code string) string {
 	if code == "" {
 		return ""
 	}
-	wl := whatlanggo.CodeToLang(code)
-	if name, ok := whatlanggo.Langs[wl]; ok && wl >= 0 {
-		return name
-	}
-	return ""
+	return wlNames[code]
 }
+
+// wlNames maps whatlanggo's languages' ISO 639-1 codes to English names.
+var wlNames = func() map[string]string {
+	m := map[string]string{}
+	for l, name := range whatlanggo.Langs {
+		if c := l.Iso6391(); c != "" {
+			m[c] = name
+		}
+	}
+	return m
+}()
 
 // readMessage identifies and scans one message. A message that has no
 // evidence of its own ("ok", an emoji), or whose words fit several lexicon

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/havenbot/haven/llm/llmtest"
 )
 
 // langCase is a message in another language, the levels the floor may give
@@ -452,5 +455,33 @@ func BenchmarkLanguagesSwedish(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		f.withLanguages(in, a)
+	}
+}
+
+// TestModelVerdictCountsInOtherLanguages: with a model, its verdict on a
+// message in another language counts as in English (it may raise a level
+// the lexicon missed), the reading is no longer partial, the language
+// stays for the reply; a model that fails leaves the partial reading.
+func TestModelVerdictCountsInOtherLanguages(t *testing.T) {
+	for _, c := range []struct {
+		name, text  string
+		reply       llmtest.Reply
+		want        Level
+		wantPartial bool
+	}{
+		{"model raises what the lexicon cannot read", "ya no aguanto más, todos estarían mejor sin mí", llmtest.Reply{Content: answer(2, 0.9)}, 2, false},
+		{"model agrees with a lexicon phrase", "je veux mourir", llmtest.Reply{Content: answer(2, 0.9)}, 2, false},
+		{"model cannot lower a lexicon phrase", "ich will einfach nur sterben", llmtest.Reply{Content: answer(0, 0.95)}, 2, false},
+		{"a greeting stays calm and read", "hola, ¿qué tal?", llmtest.Reply{Content: answer(0, 0.9)}, 0, false},
+		{"a broken answer leaves the partial reading", "hola, ¿qué tal?", llmtest.Reply{Content: "not json"}, 0, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := llmtest.NewServer(t)
+			srv.Enqueue(c.reply)
+			a := newLLMGate(t, srv, time.Minute).Assess(t.Context(), Input{Text: c.text})
+			if a.Level != c.want || a.PartialReading != c.wantPartial || a.Language == "" {
+				t.Errorf("level %d partial %v language %q (path %v), want level %d partial %v", a.Level, a.PartialReading, a.Language, a.Path, c.want, c.wantPartial)
+			}
+		})
 	}
 }

@@ -326,6 +326,27 @@ func lexWords(s string) []string {
 	return out
 }
 
+// wordVotes counts the words of a message that are English and those of
+// each lexicon language.
+type wordVotes struct {
+	english int
+	langs   [31]int
+}
+
+func (v *wordVotes) add(e *vocabEntry, ix *langIndex) {
+	if e.langs == 0 {
+		return
+	}
+	if e.langs&englishBit != 0 {
+		v.english++
+	}
+	for i, l := range ix.langs {
+		if e.langs&l.bit != 0 {
+			v.langs[i]++
+		}
+	}
+}
+
 // langHit is one lexicon phrase found in a message, after its modifiers.
 type langHit struct {
 	phrase *langPhrase
@@ -362,12 +383,19 @@ func (r langRead) best() langHit {
 }
 
 // read scans lt with every lexicon.
-func (ix *langIndex) read(lt langText) []langHit {
+// It also counts, for identify, the words of each language (one map
+// lookup a word serves both).
+func (ix *langIndex) read(lt *langText) []langHit {
 	var hits []langHit
 	toks := lt.toks
+	lt.votes, lt.counted = wordVotes{}, true
 	for i, t := range toks {
 		e := ix.vocab[t]
-		if e == nil || len(e.first) == 0 {
+		if e == nil {
+			continue
+		}
+		lt.votes.add(e, ix)
+		if len(e.first) == 0 {
 			continue
 		}
 		for _, p := range e.first {
@@ -591,22 +619,14 @@ func (ix *langIndex) identify(lt langText, hits []langHit, tieBreak string) lang
 	if total == 0 {
 		return r
 	}
-	votes := make([]int, len(ix.langs))
-	english := 0
-	for _, t := range lt.toks {
-		e := ix.vocab[t]
-		if e == nil || e.langs == 0 {
-			continue
-		}
-		if e.langs&englishBit != 0 {
-			english++
-		}
-		for i, l := range ix.langs {
-			if e.langs&l.bit != 0 {
-				votes[i]++
+	if !lt.counted {
+		for _, t := range lt.toks {
+			if e := ix.vocab[t]; e != nil {
+				lt.votes.add(e, ix)
 			}
 		}
 	}
+	english, votes := lt.votes.english, lt.votes.langs[:len(ix.langs)]
 	for _, h := range hits {
 		votes[h.phrase.lang.idx] += 2
 	}
@@ -784,7 +804,7 @@ var wlNames = func() map[string]string {
 // message that has one.
 func (ix *langIndex) readMessage(text string, history []string) (langRead, langText) {
 	lt := readLangText(text)
-	hits := ix.read(lt)
+	hits := ix.read(&lt)
 	r := ix.identify(lt, hits, "")
 	if (r.decided && !r.tied) || len(history) == 0 {
 		return r, lt
@@ -971,7 +991,8 @@ func (ix *langIndex) window(history []string, cur langText, a Assessment) Assess
 		return a
 	}
 	for _, h := range history[max(0, len(history)-windowTurns):] {
-		for _, hit := range ix.read(readLangText(h)) {
+		hlt := readLangText(h)
+		for _, hit := range ix.read(&hlt) {
 			l := hit.phrase.lang
 			if hit.level < LevelIdeation || timed&l.bit == 0 {
 				continue

@@ -30,6 +30,10 @@ type langText struct {
 	letters scriptCount
 	// raw is the text as written, for whatlanggo (which needs accents).
 	raw string
+	// votes counts the words of each language; counted says read filled
+	// it.
+	votes   wordVotes
+	counted bool
 }
 
 // scriptCount counts letters by script. A word that mixes Latin with

@@ -3,6 +3,7 @@ module github.com/havenbot/haven
 go 1.26.0
 
 require (
+	github.com/abadojack/whatlanggo v1.0.1
 	github.com/cenkalti/backoff/v5 v5.0.3
 	github.com/go-telegram-bot-api/telegram-bot-api/v5 v5.5.1
 	github.com/pressly/goose/v3 v3.29.0

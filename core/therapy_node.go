@@ -22,6 +22,14 @@ import (
 func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 	t.replied = true
 	cp := &t.Checkpoint
+	if a := t.Assessment; a != nil && a.PartialReading && !a.NeedsCrisisResponse {
+		// The gate read this message only partly (another language, no
+		// model): say so plainly and name where help is, instead of an
+		// everyday reply in English.
+		t.Reply, t.ReplyKind = safety.PartialReadingNotice(*a, cp.TurnCount, nil), channels.OutReply
+		t.Out = append(t.Out, t.reply(channels.OutReply, t.Reply))
+		return
+	}
 	req := therapy.Request{
 		Text:           t.In.Text,
 		FirstContact:   t.FirstContact,

@@ -84,6 +84,14 @@ type Assessment struct {
 	NeedsClarification  bool `json:"needs_clarification"`
 	// Path names the rules or classifiers that decided, in order.
 	Path []string `json:"path"`
+	// Language is the message's language (ISO 639-1) when the gate found
+	// it is not English; "" for English, or when it could not tell.
+	Language string `json:"language,omitempty"`
+	// PartialReading is true when the message is not in English and no
+	// model read it: the floor reads other languages only through the
+	// clear phrases of its lexicon (lang_lexicon.go), so level 0 there
+	// means "nothing found", not "nothing there".
+	PartialReading bool `json:"partial_reading,omitempty"`
 }
 
 // Decide is the one truth table from level to the two derived flags: level 3

@@ -74,8 +74,14 @@ type match struct {
 	note  string
 }
 
-// Assess assesses one message with its recent history.
+// Assess assesses one message with its recent history: the English rules,
+// then the other languages (lang.go), which may only add to them.
 func (f *Floor) Assess(in Input) Assessment {
+	return f.withLanguages(in, f.assessEnglish(in))
+}
+
+// assessEnglish is the English floor.
+func (f *Floor) assessEnglish(in Input) Assessment {
 	canon := normalize(in.Text, f.lex)
 	var hist []string
 	histTalk := false

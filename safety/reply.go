@@ -210,7 +210,24 @@ func ClarifyingQuestion(variant int) string {
 // emergency services, a person nearby and distance from means first), the
 // country's resources from the directory (always with a location-free
 // fallback), a reminder that Haven is an AI, and at most one question.
+//
+// A message in another language (Assessment.Language) gets the reply in
+// that language where Haven has a vetted translation, else the English
+// reply opened by a line saying so, with the international directory
+// (lang_reply.go).
 func CrisisReply(in ReplyInput) Reply {
+	dir := in.Directory
+	if dir == nil {
+		dir = defaultDirectory
+	}
+	if r, ok := crisisReplyInLanguage(in, dir); ok {
+		return r
+	}
+	return englishCrisisReply(in)
+}
+
+// englishCrisisReply is CrisisReply in English.
+func englishCrisisReply(in ReplyInput) Reply {
 	dir := in.Directory
 	if dir == nil {
 		dir = defaultDirectory

@@ -96,9 +96,11 @@ func (a *Adapter) Conversation() channels.Conversation {
 // Platform returns "console".
 func (a *Adapter) Platform() string { return Platform }
 
-// MaxMessageLen is generous: a terminal has no message limit, but the Hub
-// still splits very long replies into readable pieces.
-func (a *Adapter) MaxMessageLen() int { return 8000 }
+// MessageLimit is generous, 8,000 runes: a terminal has no message limit,
+// but the Hub still splits very long replies into readable pieces.
+func (a *Adapter) MessageLimit() channels.Limit {
+	return channels.Limit{Max: 8000, Measure: channels.Runes}
+}
 
 // Run reads lines until the end of input or until ctx is done, and hands each
 // non-empty line to sink. It returns nil at the end of input.

@@ -45,8 +45,15 @@ import (
 // Platform is the adapter's platform name.
 const Platform = "telegram"
 
-// maxMessageLen is Telegram's limit on one message's text.
+// maxMessageLen is Telegram's limit on one message's text: 4,096 Unicode
+// code points after entity parsing (see channels.Measure for the sources).
+// Haven's neutral text is never shorter than what Telegram counts: HTML
+// escapes such as &lt; count as the one character they stand for, and the
+// ``` markers of a fence become <pre> tags that count nothing.
 const maxMessageLen = 4096
+
+// messageLimit is what MessageLimit returns.
+var messageLimit = channels.Limit{Max: maxMessageLen, Measure: channels.Runes}
 
 // Mode says how the adapter receives updates.
 type Mode string
@@ -293,8 +300,8 @@ func checkSecret(s string) error {
 // Platform returns "telegram".
 func (a *Adapter) Platform() string { return Platform }
 
-// MaxMessageLen is Telegram's 4,096-character limit.
-func (a *Adapter) MaxMessageLen() int { return maxMessageLen }
+// MessageLimit is Telegram's: 4,096 code points.
+func (a *Adapter) MessageLimit() channels.Limit { return messageLimit }
 
 // Close releases idle connections of the adapter's own HTTP client.
 func (a *Adapter) Close() error {

@@ -33,12 +33,15 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
-// MaxMessageLen is the Bot API's limit on a message's text, in UTF-16 code
-// units after entity parsing.
+// MaxMessageLen is the Bot API's limit on a message's text: Unicode code
+// points after entity parsing, as TDLib (which the Bot API server runs)
+// counts them with utf8_length in create_input_message_content
+// (td/telegram/MessageContent.cpp). Entity offsets are in UTF-16 units.
 const MaxMessageLen = 4096
 
 // Sent is one message the bot sent through sendMessage.
@@ -59,8 +62,10 @@ type Sent struct {
 	Message *tgbotapi.Message
 }
 
-// MaxCaptionLen is the Bot API's limit on a caption, in UTF-16 code units
-// after entity parsing.
+// MaxCaptionLen is the Bot API's limit on a caption after entity parsing.
+// The fake counts it in UTF-16 units, the stricter reading, as the adapter
+// does: that Telegram counts captions in code points like message text is
+// not verified in TDLib's source.
 const MaxCaptionLen = 1024
 
 // MaxUploadSize is the Bot API's limit on a file a bot uploads (50 MB).
@@ -897,7 +902,7 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 	if strings.TrimFunc(plain, unicode.IsSpace) == "" {
 		return nil, badRequest("message text is empty")
 	}
-	if utf16Len(plain) > MaxMessageLen {
+	if utf8.RuneCountInString(plain) > MaxMessageLen {
 		return nil, badRequest("message is too long")
 	}
 	rp, err := replyParams(p)

@@ -29,9 +29,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -188,31 +186,29 @@ var (
 )
 
 // New checks opts and returns an adapter. It does not contact Telegram:
-// Run does.
+// Run does. The token, endpoint, mode and webhook secret follow the rules
+// of Config.Validate (the same checks, written once in config.go).
 func New(opts Options) (*Adapter, error) {
-	if opts.Token == "" {
-		return nil, errors.New("telegram: no bot token: set HAVEN_TELEGRAM_TOKEN to the token BotFather gave you")
-	}
-	if strings.ContainsAny(opts.Token, " \t\r\n/?#%") {
-		return nil, errors.New("telegram: the bot token contains spaces or URL characters: check HAVEN_TELEGRAM_TOKEN")
+	if err := checkToken(opts.Token); err != nil {
+		return nil, fmt.Errorf("telegram: %w", err)
 	}
 	if opts.APIEndpoint == "" {
 		opts.APIEndpoint = tgbotapi.APIEndpoint
 	}
 	host, err := checkEndpoint(opts.APIEndpoint)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("telegram: %w", err)
 	}
-	switch opts.Mode {
-	case "":
+	if opts.Mode == "" {
 		opts.Mode = ModePolling
-	case ModePolling:
-	case ModeWebhook:
+	}
+	if err := checkMode(opts.Mode); err != nil {
+		return nil, fmt.Errorf("telegram: %w", err)
+	}
+	if opts.Mode == ModeWebhook {
 		if err := checkSecret(opts.WebhookSecret); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("telegram: %w", err)
 		}
-	default:
-		return nil, fmt.Errorf("telegram: unknown mode %q: use %q or %q", opts.Mode, ModePolling, ModeWebhook)
 	}
 	if opts.PollTimeout < 0 {
 		return nil, fmt.Errorf("telegram: negative poll timeout %s", opts.PollTimeout)
@@ -270,31 +266,6 @@ func New(opts Options) (*Adapter, error) {
 	a.base = tgbotapi.BotAPI{Token: opts.Token, Buffer: 100}
 	a.base.SetAPIEndpoint(opts.APIEndpoint)
 	return a, nil
-}
-
-// checkEndpoint checks an endpoint in the library's form and returns its
-// scheme and host.
-func checkEndpoint(ep string) (string, error) {
-	if strings.Count(ep, "%s") != 2 || strings.Count(ep, "%") != 2 {
-		return "", fmt.Errorf("telegram: API endpoint %q must have the form http://host:port/bot%%s/%%s (HAVEN_TELEGRAM_API_URL)", ep)
-	}
-	u, err := url.Parse(fmt.Sprintf(ep, "TOKEN", "getMe"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("telegram: API endpoint %q is not an http(s) URL of the form http://host:port/bot%%s/%%s (HAVEN_TELEGRAM_API_URL)", ep)
-	}
-	return u.Scheme + "://" + u.Host, nil
-}
-
-func checkSecret(s string) error {
-	if len(s) < 1 || len(s) > 256 {
-		return errors.New("telegram: webhook mode needs a webhook secret of 1-256 characters (A-Z, a-z, 0-9, _ and -)")
-	}
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return errors.New("telegram: the webhook secret may contain only A-Z, a-z, 0-9, _ and -")
-		}
-	}
-	return nil
 }
 
 // Platform returns "telegram".

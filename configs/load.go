@@ -193,6 +193,19 @@ func fieldOf(c *Config, k Key) reflect.Value {
 // an error naming the key (and the file line, or the variable); all such
 // problems are reported together. Load does not Validate.
 func Load(path string, env func(string) (string, bool), sections ...Section) (Config, error) {
+	var data []byte
+	if path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return Config{}, fmt.Errorf("configs: read config file: %w", err)
+		}
+	}
+	return load(path, data, env, sections)
+}
+
+// load is Load with the file's content read: data, from path (none when
+// path is "").
+func load(path string, data []byte, env func(string) (string, bool), sections []Section) (Config, error) {
 	secs, err := prepare(sections)
 	if err != nil {
 		return Config{}, err
@@ -200,10 +213,6 @@ func Load(path string, env func(string) (string, bool), sections ...Section) (Co
 	cfg := Defaults()
 	cfg.sections = secs
 	if path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return Config{}, fmt.Errorf("configs: read config file: %w", err)
-		}
 		if err := decodeFile(path, data, &cfg); err != nil {
 			return Config{}, err
 		}

@@ -62,16 +62,6 @@ func sections(ps []platform) []configs.Section {
 	return out
 }
 
-// anyEnabled reports whether any platform of ps is to be served.
-func anyEnabled(ps []platform) bool {
-	for _, p := range ps {
-		if p.settings.Enabled() {
-			return true
-		}
-	}
-	return false
-}
-
 func startTelegram(cfg telegram.Config, d platformDeps) (channels.Adapter, *webhook, error) {
 	opts := cfg.Options()
 	opts.Admins, opts.Offsets, opts.Logger = d.admins, d.store, d.log

@@ -46,7 +46,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return err
 	}
 	interactive := isTerminal(std.in)
-	useConsole := consoleOnly || !anyEnabled(ps)
+	useConsole := consoleOnly || !cfg.AnyPlatformEnabled()
 	log := newLogger(cfg, std.err, useConsole)
 
 	store, err := sqlite.Open(ctx, cfg.Database.Path)

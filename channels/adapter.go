@@ -28,8 +28,13 @@ func (f SinkFunc) Accept(ctx context.Context, in Inbound) error { return f(ctx, 
 // it returns nil in both cases and an error only when it cannot go on (bad
 // token, unreachable platform after retries). Reconnects are Run's own job.
 //
+// MessageLimit says how long one message may be on the platform and how
+// the platform counts it (see Measure for what each platform counts). The
+// Hub splits every Outbound's Text to fit it, once, before Send; adapters
+// do not split again. It must return the same value every time.
+//
 // Send delivers one piece of an Outbound whose Text already fits
-// MaxMessageLen. It returns a *SendError to say whether and when to retry.
+// MessageLimit. It returns a *SendError to say whether and when to retry.
 // Send never receives a File: files go to FileSender.SendFile, or are
 // turned into text by the Hub.
 //
@@ -38,7 +43,7 @@ type Adapter interface {
 	Platform() string
 	Run(ctx context.Context, sink Sink) error
 	Send(ctx context.Context, out Outbound) error
-	MaxMessageLen() int
+	MessageLimit() Limit
 	Close() error
 }
 
@@ -53,13 +58,13 @@ type Typer interface {
 //
 // SendFile delivers out.File whole (never split; the Hub has checked it
 // with File.Check) with out.Text as its caption. out.Text already fits
-// MaxMessageLen and may be empty; when the Text is longer than the
+// MessageLimit and may be empty; when the Text is longer than the
 // platform allows for a caption, the adapter sends it as a message first
 // and the file after it. Delivery rules are those of Send: Private goes
 // only to Recipient, errors are *SendError. A retried SendFile may repeat
 // a caption message that was already sent; it must never lose one.
 //
-// When a message's Text is longer than MaxMessageLen the Hub sends the
+// When a message's Text does not fit MessageLimit the Hub sends the
 // leading pieces with Send and the last one with SendFile. An adapter
 // without FileSender gets the file as text: the caption first, then the
 // file's content in a code fence, split without loss (see FileText).

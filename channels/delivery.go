@@ -53,7 +53,7 @@ type laneEntry struct {
 type platformQueue struct {
 	h       *Hub
 	adapter Adapter
-	limit   int
+	limit   Limit
 	platLim *rate.Limiter
 
 	mu          sync.Mutex
@@ -69,7 +69,7 @@ func newPlatformQueue(h *Hub, a Adapter) *platformQueue {
 	return &platformQueue{
 		h:       h,
 		adapter: a,
-		limit:   a.MaxMessageLen(),
+		limit:   a.MessageLimit(),
 		platLim: rate.NewLimiter(h.opts.PlatformRate, h.opts.PlatformBurst),
 		convs:   map[string]*outConv{},
 		wake:    make(chan struct{}),
@@ -340,8 +340,8 @@ func (p *platformQueue) finish(c *outConv, it *outItem) {
 // rather than flooding the conversation for hours under its rate limit.
 const MaxFileTextMessages = 30
 
-// plan cuts it into the sends that deliver it. Text is split at the
-// adapter's limit. A file goes with the last piece of text to SendFile
+// plan cuts it into the sends that deliver it. Text is split to fit the
+// adapter's MessageLimit, measured as the platform counts. A file goes with the last piece of text to SendFile
 // when the adapter is a FileSender; otherwise its content follows the text
 // as FileText messages, or, when it is not text or would take more than
 // MaxFileTextMessages, a note saying it could not be attached. A file that fails File.Check is replaced by such a note

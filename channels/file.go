@@ -14,8 +14,8 @@ import (
 // feed, carriage return and form feed).
 var ErrNotText = errors.New("file content is not text")
 
-// FileText renders f as text messages of at most limit runes each
-// (limit <= 0: no limit), for a platform that cannot take files. Each
+// FileText renders f as text messages that each fit limit (measured as
+// limit.Measure counts), for a platform that cannot take files. Each
 // message is a header line (the file name, with "(part i of n)" when there
 // are several) and a code fence holding the next piece of the content:
 //
@@ -33,9 +33,9 @@ var ErrNotText = errors.New("file content is not text")
 // one falls in the second half of the room, else between runes.
 //
 // It returns an error wrapping ErrNotText for content that is not text,
-// and an error when limit leaves no room for content after the header and
-// fence lines.
-func FileText(f *File, limit int) ([]string, error) {
+// and an error when limit leaves no room for content (one rune at its
+// widest) after the header and fence lines.
+func FileText(f *File, limit Limit) ([]string, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
@@ -48,18 +48,19 @@ func FileText(f *File, limit int) ([]string, error) {
 	open := ticks + fenceInfo(f) + "\n"
 	closing := "\n" + ticks
 	var chunks []string
-	if limit <= 0 {
+	if limit.Max <= 0 {
 		chunks = []string{data}
 	} else {
 		// Reserve room for the longest header any part could have: there
 		// are never more parts than runes of content.
+		m := limit.Measure
 		d := len(strconv.Itoa(utf8.RuneCountInString(data)))
-		header := utf8.RuneCountInString(name) + len(" (part  of )\n") + 2*d
-		room := limit - header - utf8.RuneCountInString(open) - utf8.RuneCountInString(closing)
-		if room < 1 {
-			return nil, fmt.Errorf("show %s as text: a limit of %d runes leaves no room for its content", f.Name, limit)
+		header := m.Len(name) + len(" (part  of )\n") + 2*d
+		room := limit.Max - header - m.Len(open) - m.Len(closing)
+		if room < m.maxWidth() {
+			return nil, fmt.Errorf("show %s as text: a limit of %s leaves no room for its content", f.Name, limit)
 		}
-		chunks = chunkText(data, room)
+		chunks = chunkText(data, room, m)
 	}
 	out := make([]string, len(chunks))
 	for i, c := range chunks {
@@ -110,20 +111,25 @@ func longestRun(s string, c byte) int {
 	return best
 }
 
-// chunkText cuts s into pieces of at most room runes that joined give s:
-// after the last line feed of a piece when it falls in the second half of
-// the room, else at the room.
-func chunkText(s string, room int) []string {
+// chunkText cuts s into pieces of at most room units of m (room is at
+// least one rune at its widest) that joined give s: after the last line
+// feed of a piece when it falls in the second half of the room, else at the
+// room.
+func chunkText(s string, room int, m Measure) []string {
 	var out []string
 	for s != "" {
-		end, runes, lastNL := 0, 0, -1
-		for end < len(s) && runes < room {
-			_, w := utf8.DecodeRuneInString(s[end:])
-			if s[end] == '\n' && runes+1 > room/2 {
+		end, units, lastNL := 0, 0, -1
+		for end < len(s) {
+			r, w := utf8.DecodeRuneInString(s[end:])
+			u := m.width(r, w)
+			if units+u > room {
+				break
+			}
+			if s[end] == '\n' && units+u > room/2 {
 				lastNL = end + 1
 			}
 			end += w
-			runes++
+			units += u
 		}
 		if end < len(s) && lastNL > 0 {
 			end = lastNL

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
-	"unicode/utf8"
 
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/channels/channelstest"
@@ -91,61 +90,74 @@ func TestFileTextIsLosslessAndFitsTheLimit(t *testing.T) {
 		{"no limit", string(js), "application/json", "json", 0},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			name := "data.txt"
-			if tt.info == "json" {
-				name = "data.json"
+		for _, measure := range []channels.Measure{channels.Runes, channels.UTF16, channels.Bytes} {
+			t.Run(tt.name+"/"+measure.String(), func(t *testing.T) {
+				checkFileText(t, tt.data, tt.ctype, tt.info, channels.Limit{Max: tt.limit, Measure: measure})
+			})
+		}
+	}
+}
+
+// checkFileText checks that FileText renders data within limit, with
+// headers and fences, and without loss.
+func checkFileText(t *testing.T, data, ctype, info string, limit channels.Limit) {
+	t.Helper()
+	name := "data.txt"
+	if info == "json" {
+		name = "data.json"
+	}
+	f := &channels.File{Name: name, ContentType: ctype, Data: []byte(data)}
+	msgs, err := channels.FileText(f, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for i, m := range msgs {
+		if !limit.Fits(m) {
+			t.Fatalf("message %d has %d %s, over %s", i, limit.Measure.Len(m), limit.Measure, limit)
+		}
+		header, _, _ := strings.Cut(m, "\n")
+		wantHeader := name
+		if len(msgs) > 1 {
+			wantHeader = fmt.Sprintf("%s (part %d of %d)", name, i+1, len(msgs))
+		}
+		if header != wantHeader {
+			t.Fatalf("message %d header %q, want %q", i, header, wantHeader)
+		}
+		lines := strings.Split(m, "\n")
+		open, closing := lines[1], lines[len(lines)-1]
+		ticks := strings.TrimRight(open, "json")
+		if len(ticks) < 3 || strings.Trim(ticks, "`") != "" || closing != ticks || open != ticks+info {
+			t.Fatalf("message %d fence %q ... %q, want backticks and info %q", i, open, closing, info)
+		}
+		for _, l := range lines[2 : len(lines)-1] {
+			if strings.HasPrefix(strings.TrimLeft(l, " "), ticks) {
+				t.Fatalf("content line %q would close the fence %q", l, ticks)
 			}
-			f := &channels.File{Name: name, ContentType: tt.ctype, Data: []byte(tt.data)}
-			msgs, err := channels.FileText(f, tt.limit)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got strings.Builder
-			for i, m := range msgs {
-				if tt.limit > 0 && utf8.RuneCountInString(m) > tt.limit {
-					t.Fatalf("message %d has %d runes, over %d", i, utf8.RuneCountInString(m), tt.limit)
-				}
-				header, _, _ := strings.Cut(m, "\n")
-				wantHeader := name
-				if len(msgs) > 1 {
-					wantHeader = fmt.Sprintf("%s (part %d of %d)", name, i+1, len(msgs))
-				}
-				if header != wantHeader {
-					t.Fatalf("message %d header %q, want %q", i, header, wantHeader)
-				}
-				lines := strings.Split(m, "\n")
-				open, closing := lines[1], lines[len(lines)-1]
-				ticks := strings.TrimRight(open, "json")
-				if len(ticks) < 3 || strings.Trim(ticks, "`") != "" || closing != ticks || open != ticks+tt.info {
-					t.Fatalf("message %d fence %q ... %q, want backticks and info %q", i, open, closing, tt.info)
-				}
-				for _, l := range lines[2 : len(lines)-1] {
-					if strings.HasPrefix(strings.TrimLeft(l, " "), ticks) {
-						t.Fatalf("content line %q would close the fence %q", l, ticks)
-					}
-				}
-				got.WriteString(unfence(t, m))
-			}
-			if got.String() != tt.data {
-				t.Fatalf("content rebuilt from %d messages differs from the file", len(msgs))
-			}
-			if tt.limit > 0 && len(tt.data) > 3*tt.limit && len(msgs) < 2 {
-				t.Fatalf("long content in %d message", len(msgs))
-			}
-		})
+		}
+		got.WriteString(unfence(t, m))
+	}
+	if got.String() != data {
+		t.Fatalf("content rebuilt from %d messages differs from the file", len(msgs))
+	}
+	if limit.Max > 0 && len(data) > 3*limit.Max && len(msgs) < 2 {
+		t.Fatalf("long content in %d message", len(msgs))
 	}
 }
 
 func TestFileTextRefusesBinaryContentAndTinyLimits(t *testing.T) {
-	if _, err := channels.FileText(&channels.File{Name: "a.bin", Data: []byte{0x89, 'P', 'N', 'G', 0}}, 1000); !errors.Is(err, channels.ErrNotText) {
+	if _, err := channels.FileText(&channels.File{Name: "a.bin", Data: []byte{0x89, 'P', 'N', 'G', 0}}, channels.Limit{Max: 1000}); !errors.Is(err, channels.ErrNotText) {
 		t.Fatalf("binary: err = %v, want ErrNotText", err)
 	}
-	if _, err := channels.FileText(&channels.File{Name: "a.txt", Data: []byte("a\x00b")}, 1000); !errors.Is(err, channels.ErrNotText) {
+	if _, err := channels.FileText(&channels.File{Name: "a.txt", Data: []byte("a\x00b")}, channels.Limit{Max: 1000}); !errors.Is(err, channels.ErrNotText) {
 		t.Fatalf("NUL byte: err = %v, want ErrNotText", err)
 	}
-	if _, err := channels.FileText(&channels.File{Name: "a.txt", Data: []byte("hello")}, 20); err == nil || !strings.Contains(err.Error(), "no room") {
+	if _, err := channels.FileText(&channels.File{Name: "a.txt", Data: []byte("hello")}, channels.Limit{Max: 20}); err == nil || !strings.Contains(err.Error(), "no room") {
 		t.Fatalf("tiny limit: err = %v", err)
+	}
+	// Room for one rune but not for a 4-byte one is no room in bytes.
+	if _, err := channels.FileText(&channels.File{Name: "a.txt", Data: []byte("😀")}, channels.Limit{Max: 31, Measure: channels.Bytes}); err == nil || !strings.Contains(err.Error(), "no room") {
+		t.Fatalf("room under one rune's bytes: err = %v", err)
 	}
 }
 
@@ -181,7 +193,7 @@ func TestHubSendsAFileThroughAFileSenderWithItsCaption(t *testing.T) {
 	}{
 		{"short caption goes with the file", "Here is everything I hold about you.", 0},
 		{"no caption", "", 0},
-		{"long caption is split and its last piece goes with the file", long, len(channels.Split(long, 100)) - 1},
+		{"long caption is split and its last piece goes with the file", long, len(channels.Split(long, channels.Limit{Max: 100})) - 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -497,6 +497,45 @@ func TestHubDrainTimeoutLeavesTheRestForTheNextRun(t *testing.T) {
 	})
 }
 
+func TestHubSplitsOnceInTheAdaptersMeasure(t *testing.T) {
+	// 1,500 emoji in a code fence: 1,500 runes but 3,000 UTF-16 units.
+	text := "Here you go 💛\n\n```\n" + strings.Repeat("🌱🌿🌳🌲🌴\n", 300) + "```\nTake care 🙂"
+	h := channels.HandlerFunc(func(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+		return []channels.Outbound{{Kind: channels.OutReply, Text: text}}, nil
+	})
+	for _, tt := range []struct {
+		limit  channels.Limit
+		pieces int
+	}{
+		{channels.Limit{Max: 2000, Measure: channels.Runes}, 1},
+		{channels.Limit{Max: 2000, Measure: channels.UTF16}, 2},
+		{channels.Limit{Max: 2000, Measure: channels.Bytes}, 4},
+	} {
+		limit := tt.limit
+		t.Run(limit.Measure.String(), func(t *testing.T) {
+			a := channelstest.NewMeasuredAdapter("test", limit)
+			a.Push(dm("c", 1))
+			runHub(t, h, channelstest.NewMemInbox(), channelstest.NewMemOutbox(), fastOpts(), a)
+			sent := a.Sent()
+			want := channels.Split(text, limit)
+			if len(sent) != len(want) || len(sent) != tt.pieces {
+				t.Fatalf("sent %d pieces, want the %d of Split, %d", len(sent), len(want), tt.pieces)
+			}
+			for i, s := range sent {
+				if s.Text != want[i] {
+					t.Fatalf("piece %d = %q, want %q", i, s.Text, want[i])
+				}
+				if n := limit.Measure.Len(s.Text); n > limit.Max {
+					t.Errorf("piece %d is %d %s long, over %s", i, n, limit.Measure, limit)
+				}
+				if strings.Count(s.Text, "```")%2 != 0 {
+					t.Errorf("piece %d leaves a fence open: %q", i, s.Text)
+				}
+			}
+		})
+	}
+}
+
 func TestHubSplitsLongRepliesWithNothingLost(t *testing.T) {
 	var long strings.Builder
 	for p := range 12 {
@@ -511,7 +550,7 @@ func TestHubSplitsLongRepliesWithNothingLost(t *testing.T) {
 	a.Push(dm("c", 1))
 	runHub(t, h, channelstest.NewMemInbox(), channelstest.NewMemOutbox(), fastOpts(), a)
 	sent := a.Sent()
-	want := channels.Split(text, 120)
+	want := channels.Split(text, channels.Limit{Max: 120})
 	if len(sent) != len(want) || len(sent) < 5 {
 		t.Fatalf("sent %d pieces, want %d", len(sent), len(want))
 	}

@@ -7,11 +7,11 @@ import (
 	"unicode/utf8"
 )
 
-// Split cuts text into chunks of at most limit runes each, for platforms
-// that cap the length of one message.
+// Split cuts text into chunks of at most limit.Max units each, counted by
+// limit.Measure, for platforms that cap the length of one message.
 //
-// Text that fits (or limit <= 0, meaning no limit) comes back unchanged as
-// the only chunk; empty text gives no chunks. Otherwise Split cuts at the
+// Text that fits (or limit.Max <= 0, meaning no limit) comes back unchanged
+// as the only chunk; empty text gives no chunks. Otherwise Split cuts at the
 // last good break within the limit, preferring, in this order, a paragraph
 // break (a blank line), a line break, a word break (spaces or tabs) and, only
 // when a stretch has none, a hard break between runes. A break is only taken
@@ -26,22 +26,25 @@ import (
 // appends a closing marker ("\n" plus the fence's backticks) and starts the
 // next chunk with the opening marker again (backticks, info string, "\n").
 // Those added runes count within the limit. A fence whose marker lines are
-// too long to repeat (their runes plus two exceed limit/2) is not balanced;
-// tiny limits thus fall back to plain splitting.
+// too long to repeat (their units plus two exceed limit.Max/2) is not
+// balanced; tiny limits thus fall back to plain splitting.
 //
-// The invariant, which the tests check on random input: each chunk is
-// open_i + body_i + close_i, where open_i is empty or an added opening
-// marker and close_i is empty or an added closing marker, and
+// The invariant, which the tests check on random input for every measure:
+// each chunk is open_i + body_i + close_i, where open_i is empty or an added
+// opening marker and close_i is empty or an added closing marker, and
 //
 //	text == gap_0 + body_1 + gap_1 + body_2 + ... + body_n + gap_n
 //
 // where every gap is a (possibly empty) run of ASCII whitespace (space, tab,
 // \n, \r, \v, \f) taken at a break point. A gap that holds a line break ends
 // at that line break, so the indentation of the next line is kept. No other
-// character is dropped, changed or reordered; every chunk has at most limit
-// runes; a chunk is valid UTF-8 when text is. Every chunk but the last ends
-// outside any balanced fence, and the last one ends as text does.
-func Split(text string, limit int) []string {
+// character is dropped, changed or reordered; every chunk is at most
+// limit.Max units long, except that a chunk holds at least one rune, so a
+// limit narrower than one rune (under 2 UTF-16 units or 4 bytes) lets a
+// chunk of that one rune through; a chunk is valid UTF-8 when text is.
+// Every chunk but the last ends outside any balanced fence, and the last one
+// ends as text does.
+func Split(text string, limit Limit) []string {
 	parts := splitParts(text, limit)
 	if parts == nil {
 		return nil
@@ -78,6 +81,7 @@ type tickLine struct{ start, end int } // end excludes trailing whitespace
 type splitter struct {
 	text   string
 	limit  int
+	m      Measure
 	fences []fence
 	ticks  []tickLine
 }
@@ -90,14 +94,14 @@ func isSpaceByte(b byte) bool {
 	return false
 }
 
-func splitParts(text string, limit int) []part {
+func splitParts(text string, limit Limit) []part {
 	if text == "" {
 		return nil
 	}
-	if limit <= 0 || utf8.RuneCountInString(text) <= limit {
+	if limit.Fits(text) {
 		return []part{{body: text}}
 	}
-	s := &splitter{text: text, limit: limit}
+	s := &splitter{text: text, limit: limit.Max, m: limit.Measure}
 	s.parseFences()
 	var parts []part
 	p := s.skipLeadingGap(0)
@@ -106,9 +110,9 @@ func splitParts(text string, limit int) []part {
 		if f := s.fenceStartingInside(p); f != nil {
 			open = f.reopen()
 		}
-		budget := limit - utf8.RuneCountInString(open)
+		budget := s.limit - s.m.Len(open)
 		rest := text[p:]
-		if fitsRunes(rest, budget) {
+		if s.m.fits(rest, budget) {
 			parts = append(parts, part{open: open, body: rest})
 			break
 		}
@@ -117,21 +121,6 @@ func splitParts(text string, limit int) []part {
 		p = s.skipLeadingGap(n)
 	}
 	return parts
-}
-
-// fitsRunes reports whether s has at most n runes, reading at most n+1.
-func fitsRunes(s string, n int) bool {
-	if len(s) <= n {
-		return true
-	}
-	for i := range s {
-		if n < 0 {
-			return false
-		}
-		n--
-		_ = i
-	}
-	return n >= 0
 }
 
 // skipLeadingGap skips a whitespace run at p that holds a line break, up to
@@ -154,7 +143,7 @@ func (s *splitter) skipLeadingGap(p int) int {
 }
 
 // cutWithFence finds the cut for a chunk whose body starts at p with room
-// for budget runes, reserving room for a closing marker when the cut falls
+// for budget units, reserving room for a closing marker when the cut falls
 // inside a balanced fence. It returns the body end, the next body start and
 // the closing marker to add.
 func (s *splitter) cutWithFence(p, budget int) (c, n int, closeMark string) {
@@ -166,7 +155,7 @@ func (s *splitter) cutWithFence(p, budget int) (c, n int, closeMark string) {
 			return c, n, ""
 		}
 		cm := f.closer()
-		need := utf8.RuneCountInString(cm)
+		need := s.m.Len(cm)
 		if need <= reserve {
 			return c, n, cm
 		}
@@ -183,14 +172,25 @@ const (
 )
 
 // cut picks the body end c and the next body start n for a body starting at
-// p with room for budget (>= 1) runes; text[p:] is longer than that.
+// p with room for budget (>= 1) units; text[p:] is longer than that.
 func (s *splitter) cut(p, budget int) (c, n int) {
 	text := s.text
-	// w is the byte offset just after budget runes from p.
+	// w is the byte offset just after the runes from p that fit in budget
+	// units, and at least one rune.
 	w := p
-	for i := 0; i < budget && w < len(text); i++ {
-		_, size := utf8.DecodeRuneInString(text[w:])
+	for w < len(text) {
+		r, size := rune(text[w]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[w:])
+		}
+		budget -= s.m.width(r, size)
+		if budget < 0 && w > p {
+			break
+		}
 		w += size
+		if budget <= 0 {
+			break
+		}
 	}
 	var best [breakClasses]int
 	var bestNext [breakClasses]int
@@ -377,12 +377,12 @@ func (s *splitter) parseFences() {
 	}
 	for i := range s.fences {
 		f := &s.fences[i]
-		openerRunes := utf8.RuneCountInString(text[f.os:f.oEnd])
-		closerRunes := len(f.ticks)
+		opener := s.m.Len(text[f.os:f.oEnd])
+		closer := len(f.ticks)
 		if f.cs < len(text) {
-			closerRunes = utf8.RuneCountInString(text[f.cs:f.cEnd])
+			closer = s.m.Len(text[f.cs:f.cEnd])
 		}
-		f.balanced = utf8.RuneCountInString(f.reopen())+openerRunes+closerRunes+2 <= s.limit/2
+		f.balanced = s.m.Len(f.reopen())+opener+closer+2 <= s.limit/2
 	}
 }
 

@@ -14,9 +14,12 @@ var (
 	closeMarkRE = regexp.MustCompile("^\n`{3,}$")
 )
 
+// measures are every Measure, for tests that run once per measure.
+var measures = []Measure{Runes, UTF16, Bytes}
+
 // checkSplit verifies every property Split promises for text at limit and
 // reports each broken one.
-func checkSplit(t *testing.T, text string, limit int) {
+func checkSplit(t *testing.T, text string, limit Limit) {
 	t.Helper()
 	parts := splitParts(text, limit)
 	chunks := Split(text, limit)
@@ -29,7 +32,7 @@ func checkSplit(t *testing.T, text string, limit int) {
 		}
 		return
 	}
-	if limit <= 0 || utf8.RuneCountInString(text) <= limit {
+	if limit.Max <= 0 || limit.Measure.Len(text) <= limit.Max {
 		if len(chunks) != 1 || chunks[0] != text {
 			t.Fatalf("text that fits came back changed: %q", chunks)
 		}
@@ -40,8 +43,9 @@ func checkSplit(t *testing.T, text string, limit int) {
 		if chunk != p.open+p.body+p.close {
 			t.Fatalf("chunk %d %q is not open+body+close of %+v", i, chunk, p)
 		}
-		if n := utf8.RuneCountInString(chunk); n > limit {
-			t.Fatalf("chunk %d has %d runes, limit %d: %q", i, n, limit, chunk)
+		// A chunk of one rune wider than the limit is the one exception.
+		if n := limit.Measure.Len(chunk); n > limit.Max && !(p.open == "" && p.close == "" && utf8.RuneCountInString(chunk) == 1) {
+			t.Fatalf("chunk %d has %d %s, limit %s: %q", i, n, limit.Measure, limit, chunk)
 		}
 		if p.body == "" {
 			t.Fatalf("chunk %d has an empty body", i)
@@ -122,12 +126,12 @@ func rejoins(text string, bodies []string) bool {
 
 // fencesCheckable reports whether Split promises balanced fences for text:
 // the limit leaves room and every backtick line is short.
-func fencesCheckable(text string, limit int) bool {
-	if limit < 16 {
+func fencesCheckable(text string, limit Limit) bool {
+	if limit.Max < 16 {
 		return false
 	}
 	for _, line := range strings.Split(text, "\n") {
-		if strings.Contains(line, "```") && utf8.RuneCountInString(line) > limit/8 {
+		if strings.Contains(line, "```") && limit.Measure.Len(line) > limit.Max/8 {
 			return false
 		}
 	}
@@ -180,18 +184,110 @@ func TestSplitPrefersParagraphThenLineThenWordBreaks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Split(tt.text, tt.limit)
+			limit := Limit{Max: tt.limit}
+			got := Split(tt.text, limit)
 			if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tt.want) {
 				t.Fatalf("Split(%q, %d) = %q, want %q", tt.text, tt.limit, got, tt.want)
+			}
+			checkSplit(t, tt.text, limit)
+		})
+	}
+}
+
+func TestSplitCountsInThePlatformsMeasure(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		limit Limit
+		want  []string
+	}{
+		{"emoji count one rune each", "💛💛💛 💛💛💛", Limit{Max: 3}, []string{"💛💛💛", "💛💛💛"}},
+		{"emoji count two UTF-16 units each", "💛💛💛 💛💛💛", Limit{Max: 4, Measure: UTF16}, []string{"💛💛", "💛", "💛💛", "💛"}},
+		{"BMP letters count one UTF-16 unit", "ééé ééé", Limit{Max: 3, Measure: UTF16}, []string{"ééé", "ééé"}},
+		{"accents count two bytes", "ééé ééé", Limit{Max: 4, Measure: Bytes}, []string{"éé", "é", "éé", "é"}},
+		{"a rune wider than the limit goes alone", "a💛b", Limit{Max: 1, Measure: UTF16}, []string{"a", "💛", "b"}},
+		{"fits in runes but not in UTF-16 units", "💛💛💛", Limit{Max: 4, Measure: UTF16}, []string{"💛💛", "💛"}},
+		{"fits in UTF-16 units", "💛💛💛", Limit{Max: 6, Measure: UTF16}, []string{"💛💛💛"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Split(tt.text, tt.limit)
+			if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", tt.want) {
+				t.Fatalf("Split(%q, %s) = %q, want %q", tt.text, tt.limit, got, tt.want)
 			}
 			checkSplit(t, tt.text, tt.limit)
 		})
 	}
 }
 
+func TestSplitKeepsFencesBalancedWhenEmojiFillTheRoom(t *testing.T) {
+	// Emoji-heavy code: at 200 UTF-16 units a chunk holds far fewer runes
+	// than 200, and every chunk must still close and reopen the fence.
+	var b strings.Builder
+	b.WriteString("Here is the plan 🌱🌿🌳:\n\n```text\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "step %d 💛🎉✨ breathe in 🌬️, out\n", i)
+	}
+	b.WriteString("```\nThat is all 🙂")
+	text := b.String()
+	for _, m := range measures {
+		t.Run(m.String(), func(t *testing.T) {
+			limit := Limit{Max: 200, Measure: m}
+			chunks := Split(text, limit)
+			if len(chunks) < 3 {
+				t.Fatalf("got %d chunks, want several", len(chunks))
+			}
+			for i, c := range chunks {
+				if n := m.Len(c); n > limit.Max {
+					t.Errorf("chunk %d is %d %s long", i, n, m)
+				}
+				if i < len(chunks)-1 && endsInFence(c) {
+					t.Errorf("chunk %d ends inside the fence: %q", i, c)
+				}
+				if i > 0 && i < len(chunks)-1 && !strings.HasPrefix(c, "```text\n") {
+					t.Errorf("chunk %d does not reopen the fence: %q", i, c)
+				}
+			}
+			checkSplit(t, text, limit)
+		})
+	}
+}
+
+func TestMeasureLenCountsEachUnit(t *testing.T) {
+	tests := []struct {
+		s                   string
+		runes, units, bytes int
+	}{
+		{"", 0, 0, 0},
+		{"abc", 3, 3, 3},
+		{"é", 1, 1, 2},
+		{"日本", 2, 2, 6},
+		{"💛", 1, 2, 4},
+		{"👩\u200d💻", 3, 5, 11},
+		{"a\xffb", 3, 3, 3},
+	}
+	for _, tt := range tests {
+		if got := Runes.Len(tt.s); got != tt.runes {
+			t.Errorf("Runes.Len(%q) = %d, want %d", tt.s, got, tt.runes)
+		}
+		if got := UTF16.Len(tt.s); got != tt.units {
+			t.Errorf("UTF16.Len(%q) = %d, want %d", tt.s, got, tt.units)
+		}
+		if got := Bytes.Len(tt.s); got != tt.bytes {
+			t.Errorf("Bytes.Len(%q) = %d, want %d", tt.s, got, tt.bytes)
+		}
+		for _, m := range measures {
+			n := m.Len(tt.s)
+			if !m.fits(tt.s, n) || (n > 0 && m.fits(tt.s, n-1)) {
+				t.Errorf("%s.fits(%q) disagrees with Len %d", m, tt.s, n)
+			}
+		}
+	}
+}
+
 func TestSplitKeepsCodeFencesBalanced(t *testing.T) {
 	code := "```go\n" + strings.Repeat("fmt.Println(1)\n", 6) + "```\nafter"
-	got := Split(code, 50)
+	got := Split(code, Limit{Max: 50})
 	if len(got) < 2 {
 		t.Fatalf("expected several chunks, got %q", got)
 	}
@@ -203,17 +299,20 @@ func TestSplitKeepsCodeFencesBalanced(t *testing.T) {
 	if !strings.HasPrefix(got[1], "```go\n") {
 		t.Errorf("second chunk does not reopen the fence with its info string: %q", got[1])
 	}
-	checkSplit(t, code, 50)
+	checkSplit(t, code, Limit{Max: 50})
 }
 
 func TestSplitTinyLimitFallsBackWithoutFences(t *testing.T) {
 	text := "```python\nprint('hi')\n```"
-	for limit := 1; limit <= 12; limit++ {
-		got := Split(text, limit)
-		if len(got) == 0 {
-			t.Fatalf("limit %d gave no chunks", limit)
+	for _, m := range measures {
+		for n := 1; n <= 12; n++ {
+			limit := Limit{Max: n, Measure: m}
+			got := Split(text, limit)
+			if len(got) == 0 {
+				t.Fatalf("limit %s gave no chunks", limit)
+			}
+			checkSplit(t, text, limit)
 		}
-		checkSplit(t, text, limit)
 	}
 }
 
@@ -237,9 +336,9 @@ func TestSplitPropertiesOnRandomText(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 3000 {
 		text := genText(r)
-		limit := 1 + r.IntN(80)
-		if i%3 == 0 {
-			limit += 100
+		limit := Limit{Max: 1 + r.IntN(80), Measure: measures[i%len(measures)]}
+		if i%4 == 0 {
+			limit.Max += 100
 		}
 		t.Run("", func(t *testing.T) { checkSplit(t, text, limit) })
 	}
@@ -250,6 +349,8 @@ func FuzzSplit(f *testing.F) {
 		text  string
 		limit int
 	}{
+		{"💛💛 ```\n🎉🎉🎉\n```", 5},
+		{"```\n" + strings.Repeat("😀 ", 30) + "\n```", 24},
 		{"hello world", 5},
 		{"first para.\n\nsecond para.\nline two", 12},
 		{"```go\nfunc main() {}\n```\ntext after the fence", 20},
@@ -261,19 +362,19 @@ func FuzzSplit(f *testing.F) {
 		{"```\nunclosed fence\nwith lines", 16},
 		{"x ```not a fence``` y", 6},
 	}
-	for _, s := range seeds {
-		f.Add(s.text, s.limit)
+	for i, s := range seeds {
+		f.Add(s.text, s.limit, uint8(i%len(measures)))
 	}
-	f.Fuzz(func(t *testing.T, text string, limit int) {
+	f.Fuzz(func(t *testing.T, text string, limit int, measure uint8) {
 		if limit > 10000 || limit < -1 || len(text) > 4000 {
 			return
 		}
-		checkSplit(t, text, limit)
+		checkSplit(t, text, Limit{Max: limit, Measure: measures[int(measure)%len(measures)]})
 	})
 }
 
 // BenchmarkSplit splits a 10,000-rune reply with paragraphs and a code
-// fence at Discord's limit.
+// fence at Discord's limit (2,000 runes).
 func BenchmarkSplit(b *testing.B) {
 	var sb strings.Builder
 	for sb.Len() < 9000 {
@@ -286,6 +387,24 @@ func BenchmarkSplit(b *testing.B) {
 	text := sb.String()
 	b.ReportAllocs()
 	for b.Loop() {
-		Split(text, 2000)
+		Split(text, Limit{Max: 2000})
+	}
+}
+
+// BenchmarkSplitUTF16 splits an emoji-heavy reply with a code fence in
+// UTF-16 units.
+func BenchmarkSplitUTF16(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 12000 {
+		sb.WriteString("A sentence 💛 with emoji 🎉, and words. ")
+		if sb.Len()%700 < 60 {
+			sb.WriteString("\n\n")
+		}
+	}
+	sb.WriteString("```\n" + strings.Repeat("💛 step 🌱\n", 80) + "```\n")
+	text := sb.String()
+	b.ReportAllocs()
+	for b.Loop() {
+		Split(text, Limit{Max: 2000, Measure: UTF16})
 	}
 }

@@ -1,32 +1,21 @@
-// Package configs is Haven's configuration: the schema, its defaults, the
-// loader and validation. One YAML file (haven.example.yaml is the annotated
-// reference) is parsed strictly: an unknown key is an error naming it and
-// its line. Every key can be overridden by an environment variable named
-// HAVEN_ plus the key's path in upper snake case (telegram.api_url is
-// HAVEN_TELEGRAM_API_URL). Secrets are read only from the environment.
-//
-// Load parses; Validate reports every problem at once with what to fix.
 package configs
 
 import (
 	"log/slog"
+	"reflect"
 	"time"
 )
 
-// Config is Haven's whole configuration. The yaml tags are the file keys;
+// Config is Haven's own configuration. The yaml tags are the file keys;
 // the environment variable of a key derives from its path (see Keys).
-// Fields tagged secret:"true" come only from the environment.
+// Fields tagged secret:"true" come only from the environment. The chat
+// platforms' sections belong to their adapters (see Section); a Config
+// from Load holds them too.
 type Config struct {
 	// Database is where Haven keeps its state.
 	Database Database `yaml:"database"`
 	// LLM is the optional OpenAI-compatible model server.
 	LLM LLM `yaml:"llm"`
-	// Telegram is served when HAVEN_TELEGRAM_TOKEN is set.
-	Telegram Telegram `yaml:"telegram"`
-	// Slack is served when HAVEN_SLACK_BOT_TOKEN is set.
-	Slack Slack `yaml:"slack"`
-	// Discord is served when HAVEN_DISCORD_TOKEN is set.
-	Discord Discord `yaml:"discord"`
 	// Hub sizes the message hub.
 	Hub Hub `yaml:"hub"`
 	// Safety tunes the crisis gate.
@@ -41,6 +30,17 @@ type Config struct {
 	Log Log `yaml:"log"`
 	// Console configures the terminal adapter.
 	Console Console `yaml:"console"`
+
+	sections []section // the sections Load was given, filled
+}
+
+// Section returns the settings of the section named name that Load filled,
+// or nil when Load was given no such section.
+func (c Config) Section(name string) Settings {
+	if s := c.section(name); s != nil {
+		return s.Settings
+	}
+	return nil
 }
 
 // Database configures the embedded SQLite store.
@@ -60,66 +60,6 @@ type LLM struct {
 	Timeout time.Duration `yaml:"timeout"`
 	// APIKey is sent as a bearer token (HAVEN_LLM_API_KEY only).
 	APIKey string `yaml:"api_key" secret:"true"`
-}
-
-// Telegram configures the Telegram Bot API adapter.
-type Telegram struct {
-	// APIURL is the Bot API endpoint format with two %s, for the token and
-	// the method ("https://api.telegram.org/bot%s/%s").
-	APIURL string `yaml:"api_url"`
-	// Token is the bot token from @BotFather (HAVEN_TELEGRAM_TOKEN only).
-	Token string `yaml:"token" secret:"true"`
-	// Mode is "polling" (getUpdates) or "webhook".
-	Mode string `yaml:"mode"`
-	// WebhookListen is the local address the webhook server listens on
-	// (webhook mode).
-	WebhookListen string `yaml:"webhook_listen"`
-	// WebhookURL is the public HTTPS URL Telegram posts updates to
-	// (webhook mode).
-	WebhookURL string `yaml:"webhook_url"`
-	// WebhookSecret is the secret_token Telegram echoes in every webhook
-	// call (HAVEN_TELEGRAM_WEBHOOK_SECRET only; webhook mode).
-	WebhookSecret string `yaml:"webhook_secret" secret:"true"`
-}
-
-// Telegram modes.
-const (
-	TelegramPolling = "polling"
-	TelegramWebhook = "webhook"
-)
-
-// Slack configures the Slack adapter.
-type Slack struct {
-	// APIURL is the Web API root, with its trailing slash.
-	APIURL string `yaml:"api_url"`
-	// BotToken is the xoxb- bot token (HAVEN_SLACK_BOT_TOKEN only).
-	BotToken string `yaml:"bot_token" secret:"true"`
-	// AppToken is the xapp- app-level token for Socket Mode
-	// (HAVEN_SLACK_APP_TOKEN only).
-	AppToken string `yaml:"app_token" secret:"true"`
-	// SigningSecret verifies Events API requests in http mode
-	// (HAVEN_SLACK_SIGNING_SECRET only).
-	SigningSecret string `yaml:"signing_secret" secret:"true"`
-	// Mode is "socket" (Socket Mode) or "http" (Events API over HTTP).
-	Mode string `yaml:"mode"`
-	// HTTPListen is the local address the Events API server listens on
-	// (http mode).
-	HTTPListen string `yaml:"http_listen"`
-}
-
-// Slack modes.
-const (
-	SlackSocket = "socket"
-	SlackHTTP   = "http"
-)
-
-// Discord configures the Discord adapter.
-type Discord struct {
-	// APIURL is the REST API root with its trailing slash; the gateway URL
-	// comes from its /gateway endpoint.
-	APIURL string `yaml:"api_url"`
-	// Token is the bot token (HAVEN_DISCORD_TOKEN only).
-	Token string `yaml:"token" secret:"true"`
 }
 
 // Hub sizes the message hub.
@@ -204,25 +144,14 @@ type Console struct {
 }
 
 // Defaults returns the configuration used for every key neither the file
-// nor the environment sets: the console on ./data/haven.db, no LLM, no
-// platforms.
+// nor the environment sets: the console on ./data/haven.db, no LLM. (The
+// platforms' defaults are their adapters'.)
 func Defaults() Config {
 	return Config{
 		Database: Database{Path: "./data/haven.db"},
 		LLM:      LLM{Timeout: 20 * time.Second},
-		Telegram: Telegram{
-			APIURL:        "https://api.telegram.org/bot%s/%s",
-			Mode:          TelegramPolling,
-			WebhookListen: ":8443",
-		},
-		Slack: Slack{
-			APIURL:     "https://slack.com/api/",
-			Mode:       SlackSocket,
-			HTTPListen: ":3000",
-		},
-		Discord: Discord{APIURL: "https://discord.com/api/v9/"},
-		Hub:     Hub{Workers: 8, MaxQueued: 1024, DrainTimeout: 15 * time.Second},
-		Safety:  Safety{LLMDeadline: 3 * time.Second},
+		Hub:      Hub{Workers: 8, MaxQueued: 1024, DrainTimeout: 15 * time.Second},
+		Safety:   Safety{LLMDeadline: 3 * time.Second},
 		Memory: Memory{
 			IdleTimeout:        30 * time.Minute,
 			TokenBudget:        400,
@@ -238,19 +167,15 @@ func Defaults() Config {
 // LLMEnabled reports whether a model server is configured (llm.base_url).
 func (c Config) LLMEnabled() bool { return c.LLM.BaseURL != "" }
 
-// TelegramEnabled reports whether Telegram is served (its token is set).
-func (c Config) TelegramEnabled() bool { return c.Telegram.Token != "" }
-
-// SlackEnabled reports whether Slack is served (its bot token is set).
-func (c Config) SlackEnabled() bool { return c.Slack.BotToken != "" }
-
-// DiscordEnabled reports whether Discord is served (its token is set).
-func (c Config) DiscordEnabled() bool { return c.Discord.Token != "" }
-
-// AnyPlatformEnabled reports whether any chat platform is served; when
-// none is, haven runs the console.
+// AnyPlatformEnabled reports whether any section Load was given is
+// Enabled; when none is, haven runs the console.
 func (c Config) AnyPlatformEnabled() bool {
-	return c.TelegramEnabled() || c.SlackEnabled() || c.DiscordEnabled()
+	for _, s := range c.sections {
+		if s.Settings.Enabled() {
+			return true
+		}
+	}
+	return false
 }
 
 // SlogLevel returns Log.Level as a slog.Level; an unknown level (which
@@ -268,10 +193,21 @@ func (c Config) SlogLevel() slog.Level {
 	}
 }
 
-// Redacted returns a copy with every secret that is set replaced by
-// "[redacted]", safe to log or print.
+// Redacted returns a copy, with copies of the sections' settings, in which
+// every secret that is set is replaced by "[redacted]", safe to log or
+// print.
 func (c Config) Redacted() Config {
-	for _, k := range keys {
+	secs := make([]section, len(c.sections))
+	for i, s := range c.sections {
+		cp := reflect.New(s.typ)
+		cp.Elem().Set(reflect.ValueOf(s.Settings).Elem())
+		s.Settings = cp.Interface().(Settings)
+		secs[i] = s
+	}
+	if c.sections != nil {
+		c.sections = secs
+	}
+	for _, k := range allKeys(c.sections) {
 		if !k.Secret {
 			continue
 		}

@@ -3,21 +3,20 @@ package configs
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 )
 
-// Validate reports every problem in c at once (errors.Join), each naming
-// the key or environment variable and saying what to fix. Secret values
-// never appear in the messages.
+// Validate reports every problem in c and its sections at once
+// (errors.Join), each naming the key or environment variable and saying
+// what to fix. Secret values never appear in the messages. A section that
+// is in the file but not Enabled (its secrets are not in the environment)
+// is a problem: its settings would be silently ignored.
 func (c Config) Validate() error {
 	v := &validator{}
 	c.validateDatabase(v)
 	c.validateLLM(v)
-	c.validateTelegram(v)
-	c.validateSlack(v)
-	c.validateDiscord(v)
+	c.validateSections(v)
 	c.validateHub(v)
 	c.validateSafety(v)
 	c.validateMemory(v)
@@ -53,13 +52,6 @@ func (v *validator) httpURL(key, s, example string) bool {
 		return false
 	}
 	return true
-}
-
-// listen checks a host:port listen address.
-func (v *validator) listen(key, s string) {
-	if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
-		v.add("%s %q is not a listen address: use host:port or :port, e.g. :8443 (%s)", key, s, EnvName(key))
-	}
 }
 
 func (v *validator) positive(key string, ok bool, value any, example string) {
@@ -100,109 +92,38 @@ func (c Config) validateLLM(v *validator) {
 	v.positive("llm.timeout", l.Timeout > 0, l.Timeout, "20s")
 }
 
-func (c Config) validateTelegram(v *validator) {
-	t := c.Telegram
-	if strings.Count(t.APIURL, "%s") != 2 {
-		v.add("telegram.api_url %q must contain %%s twice, for the token and the method: e.g. https://api.telegram.org/bot%%s/%%s (HAVEN_TELEGRAM_API_URL)", t.APIURL)
-	} else {
-		v.httpURL("telegram.api_url", strings.ReplaceAll(t.APIURL, "%s", "x"), "https://api.telegram.org/bot%s/%s")
-	}
-	switch t.Mode {
-	case TelegramPolling, TelegramWebhook:
-	default:
-		v.add("telegram.mode %q is unknown: use polling or webhook (HAVEN_TELEGRAM_MODE)", t.Mode)
-	}
-	if t.Token == "" {
-		if t.WebhookSecret != "" {
-			v.add("HAVEN_TELEGRAM_WEBHOOK_SECRET is set but HAVEN_TELEGRAM_TOKEN is not: set the bot token too, or unset the secret")
+func (c Config) validateSections(v *validator) {
+	for _, s := range c.sections {
+		for _, err := range flatten(s.Settings.Validate()) {
+			v.problems = append(v.problems, fmt.Errorf("configs: %w", err))
 		}
-		return
-	}
-	if !telegramToken(t.Token) {
-		v.add("HAVEN_TELEGRAM_TOKEN does not look like a bot token (digits, a colon, then letters, digits, _ or -): copy it from @BotFather")
-	}
-	if t.Mode != TelegramWebhook {
-		return
-	}
-	v.listen("telegram.webhook_listen", t.WebhookListen)
-	if t.WebhookURL == "" {
-		v.add("telegram.webhook_url is empty but telegram.mode is webhook: set the public HTTPS URL Telegram posts to (HAVEN_TELEGRAM_WEBHOOK_URL)")
-	} else {
-		v.httpURL("telegram.webhook_url", t.WebhookURL, "https://haven.example.org/telegram")
-	}
-	switch {
-	case t.WebhookSecret == "":
-		v.add("HAVEN_TELEGRAM_WEBHOOK_SECRET is empty but telegram.mode is webhook: set it to 1-256 characters of A-Z, a-z, 0-9, _ or - so forged updates are refused")
-	case !webhookSecret(t.WebhookSecret):
-		v.add("HAVEN_TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ or - (Telegram's secret_token rule)")
+		if s.line == 0 || s.Settings.Enabled() {
+			continue
+		}
+		var unset []string
+		for _, k := range s.keys {
+			if k.Secret && fieldOf(&c, k).String() == "" {
+				unset = append(unset, k.Env)
+			}
+		}
+		v.add("%s line %d: a %s section is in the file, but %s is served only when its secrets are set, and they come only from the environment (unset: %s): set them, or remove the section",
+			s.file, s.line, s.Name, s.Name, strings.Join(unset, ", "))
 	}
 }
 
-func telegramToken(s string) bool {
-	id, rest, ok := strings.Cut(s, ":")
-	if !ok || id == "" || rest == "" {
-		return false
+// flatten returns the errors joined in err (errors.Join), or err alone.
+func flatten(err error) []error {
+	if err == nil {
+		return nil
 	}
-	for _, r := range id {
-		if r < '0' || r > '9' {
-			return false
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
 		}
+		return out
 	}
-	return webhookSecret(rest)
-}
-
-func webhookSecret(s string) bool {
-	if len(s) == 0 || len(s) > 256 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-func (c Config) validateSlack(v *validator) {
-	s := c.Slack
-	if v.httpURL("slack.api_url", s.APIURL, "https://slack.com/api/") && !strings.HasSuffix(s.APIURL, "/") {
-		v.add("slack.api_url %q must end with a slash, e.g. https://slack.com/api/ (HAVEN_SLACK_API_URL)", s.APIURL)
-	}
-	switch s.Mode {
-	case SlackSocket, SlackHTTP:
-	default:
-		v.add("slack.mode %q is unknown: use socket or http (HAVEN_SLACK_MODE)", s.Mode)
-	}
-	if s.BotToken == "" {
-		if s.AppToken != "" || s.SigningSecret != "" {
-			v.add("HAVEN_SLACK_APP_TOKEN or HAVEN_SLACK_SIGNING_SECRET is set but HAVEN_SLACK_BOT_TOKEN is not: set the xoxb- bot token too, or unset them")
-		}
-		return
-	}
-	if !strings.HasPrefix(s.BotToken, "xoxb-") {
-		v.add("HAVEN_SLACK_BOT_TOKEN must be a bot token starting with xoxb- (OAuth & Permissions → Bot User OAuth Token)")
-	}
-	if s.AppToken != "" && !strings.HasPrefix(s.AppToken, "xapp-") {
-		v.add("HAVEN_SLACK_APP_TOKEN must be an app-level token starting with xapp- (Basic Information → App-Level Tokens, scope connections:write)")
-	}
-	switch s.Mode {
-	case SlackSocket:
-		if s.AppToken == "" {
-			v.add("HAVEN_SLACK_APP_TOKEN is empty but slack.mode is socket: set the xapp- app-level token, or set slack.mode to http")
-		}
-	case SlackHTTP:
-		if s.SigningSecret == "" {
-			v.add("HAVEN_SLACK_SIGNING_SECRET is empty but slack.mode is http: set it from Basic Information → Signing Secret so requests can be verified")
-		}
-		v.listen("slack.http_listen", s.HTTPListen)
-	}
-}
-
-func (c Config) validateDiscord(v *validator) {
-	d := c.Discord
-	if v.httpURL("discord.api_url", d.APIURL, "https://discord.com/api/v9/") && !strings.HasSuffix(d.APIURL, "/") {
-		v.add("discord.api_url %q must end with a slash, e.g. https://discord.com/api/v9/ (HAVEN_DISCORD_API_URL)", d.APIURL)
-	}
+	return []error{err}
 }
 
 func (c Config) validateHub(v *validator) {

@@ -1,11 +1,3 @@
-// Package console is the terminal adapter: a chat with Haven on standard
-// input and output, with no account anywhere. It is interactive in a
-// terminal (a prompt before each line) and scriptable when input is piped:
-// it reads lines, and the Hub prints each reply; at the end of input Run
-// returns and the Hub drains, so every reply is printed before Haven exits.
-//
-// Files (an export) are saved into a folder (Options.FileDir, by default
-// "haven-exports" in the current directory) and the reply says where.
 package console
 
 import (
@@ -96,9 +88,11 @@ func (a *Adapter) Conversation() channels.Conversation {
 // Platform returns "console".
 func (a *Adapter) Platform() string { return Platform }
 
-// MaxMessageLen is generous: a terminal has no message limit, but the Hub
-// still splits very long replies into readable pieces.
-func (a *Adapter) MaxMessageLen() int { return 8000 }
+// MessageLimit is generous, 8,000 runes: a terminal has no message limit,
+// but the Hub still splits very long replies into readable pieces.
+func (a *Adapter) MessageLimit() channels.Limit {
+	return channels.Limit{Max: 8000, Measure: channels.Runes}
+}
 
 // Run reads lines until the end of input or until ctx is done, and hands each
 // non-empty line to sink. It returns nil at the end of input.

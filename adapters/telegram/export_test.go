@@ -11,6 +11,3 @@ func SetSleep(a *Adapter, f func(ctx context.Context, d time.Duration) error) { 
 
 // RenderHTML exposes renderHTML.
 var RenderHTML = renderHTML
-
-// SplitUTF16 exposes splitUTF16.
-var SplitUTF16 = splitUTF16

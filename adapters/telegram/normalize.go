@@ -184,7 +184,9 @@ func mentionOf(text string, entities []tgbotapi.MessageEntity, me *tgbotapi.User
 	sort.SliceStable(ents, func(i, j int) bool { return ents[i].Offset < ents[j].Offset })
 	last := 0
 	for _, e := range ents {
-		if e.Offset < last || e.Length <= 0 || e.Offset+e.Length > len(units) {
+		// e.Offset >= last >= 0, so the subtraction cannot overflow where
+		// e.Offset+e.Length could.
+		if e.Offset < last || e.Length <= 0 || e.Length > len(units)-e.Offset {
 			continue // overlapping or out of range: leave the text alone
 		}
 		s := string(utf16.Decode(units[e.Offset : e.Offset+e.Length]))

@@ -438,9 +438,9 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"token with a slash", telegram.Options{Token: "1:a/b"}, "HAVEN_TELEGRAM_TOKEN"},
 		{"endpoint without placeholders", telegram.Options{Token: token, APIEndpoint: "http://127.0.0.1:1/"}, "HAVEN_TELEGRAM_API_URL"},
 		{"endpoint not http", telegram.Options{Token: token, APIEndpoint: "ftp://x/bot%s/%s"}, "HAVEN_TELEGRAM_API_URL"},
-		{"webhook without secret", telegram.Options{Token: token, Mode: telegram.ModeWebhook}, "webhook secret"},
-		{"webhook secret with bad characters", telegram.Options{Token: token, Mode: telegram.ModeWebhook, WebhookSecret: "a b"}, "webhook secret"},
-		{"unknown mode", telegram.Options{Token: token, Mode: "push"}, `unknown mode "push"`},
+		{"webhook without secret", telegram.Options{Token: token, Mode: telegram.ModeWebhook}, "HAVEN_TELEGRAM_WEBHOOK_SECRET is empty"},
+		{"webhook secret with bad characters", telegram.Options{Token: token, Mode: telegram.ModeWebhook, WebhookSecret: "a b"}, "HAVEN_TELEGRAM_WEBHOOK_SECRET must be 1-256 characters"},
+		{"unknown mode", telegram.Options{Token: token, Mode: "push"}, `telegram.mode "push" is unknown`},
 		{"admin not namespaced", telegram.Options{Token: token, Admins: []string{"12345"}}, `admin "12345"`},
 		{"telegram admin not numeric", telegram.Options{Token: token, Admins: []string{"slack:T1:U1", "telegram::bob"}}, `admin "telegram::bob"`},
 	}

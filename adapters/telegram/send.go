@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -88,21 +87,21 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	if strings.TrimSpace(out.Text) == "" {
 		return channels.Permanent(errors.New("telegram: send: empty message"))
 	}
+	if err := fits(out.Text); err != nil {
+		return channels.Permanent(fmt.Errorf("telegram: send: %w", err))
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, sendTimeout)
 		defer cancel()
 	}
-	// The Hub splits at MaxMessageLen runes; Telegram counts UTF-16 units,
-	// so text with many emoji may still need a cut here.
-	for i, part := range splitUTF16(out.Text, maxMessageLen) {
-		replyTo := t.replyTo
-		if i > 0 {
-			replyTo = 0
-		}
-		if err := a.sendPart(ctx, t, replyTo, part); err != nil {
-			return err
-		}
+	return a.sendPart(ctx, t, t.replyTo, out.Text)
+}
+
+// fits checks that text fits MessageLimit, as the Hub makes sure it does.
+func fits(text string) error {
+	if !messageLimit.Fits(text) {
+		return fmt.Errorf("text of %d %s is over Telegram's %s: split it at MessageLimit first", messageLimit.Measure.Len(text), messageLimit.Measure, messageLimit)
 	}
 	return nil
 }
@@ -139,8 +138,11 @@ func (a *Adapter) sendPart(ctx context.Context, t target, replyTo int, text stri
 	return a.sendError("send message", err, t.private)
 }
 
-// maxCaptionLen is Telegram's limit on a caption, in UTF-16 code units
-// after entity parsing.
+// maxCaptionLen is Telegram's limit on a caption after entity parsing:
+// 1,024 characters. It is checked in UTF-16 units, which are never fewer
+// than code points: that the caption is counted like the message text, in
+// code points, is not verified in TDLib's source, and a caption counted
+// too long only goes as a message of its own.
 const maxCaptionLen = 1024
 
 // fileTimeout bounds one upload made for SendFile when the caller's context
@@ -149,8 +151,8 @@ const fileTimeout = 2 * time.Minute
 
 // SendFile delivers out.File as a document (sendDocument), whole, with
 // out.Text as its caption in HTML parse mode, escaped like Send. A caption
-// longer than Telegram's 1,024 characters is sent first as a message (or
-// several) and the document follows without one. Chats, replies, private
+// longer than Telegram's 1,024 characters is sent first as a message and
+// the document follows without one. Chats, replies, private
 // delivery (a Private message for a group member goes to their DM; a
 // person who never started the bot gives a permanent error wrapping
 // ErrCannotDM) and errors are as for Send.
@@ -171,15 +173,12 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	if strings.TrimSpace(caption) == "" {
 		caption = ""
 	}
-	if utf16Len(caption) > maxCaptionLen {
-		for i, part := range splitUTF16(caption, maxMessageLen) {
-			r := replyTo
-			if i > 0 {
-				r = 0
-			}
-			if err := a.sendPart(ctx, t, r, part); err != nil {
-				return err
-			}
+	if err := fits(caption); err != nil {
+		return channels.Permanent(fmt.Errorf("telegram: send file: caption: %w", err))
+	}
+	if channels.UTF16.Len(caption) > maxCaptionLen {
+		if err := a.sendPart(ctx, t, replyTo, caption); err != nil {
+			return err
 		}
 		caption, replyTo = "", 0
 	}
@@ -294,48 +293,6 @@ func renderHTML(text string) string {
 	}
 	b.WriteString(inlineRE.ReplaceAllString(esc[last:], "<code>$1</code>"))
 	return b.String()
-}
-
-// splitUTF16 cuts text into pieces of at most max UTF-16 code units, at a
-// line break or space where there is one in the second half of a piece
-// (that one character is dropped), else between runes. Text that fits is
-// returned whole.
-func splitUTF16(text string, max int) []string {
-	if utf16Len(text) <= max {
-		return []string{text}
-	}
-	var parts []string
-	runes := []rune(text)
-	for len(runes) > 0 {
-		n, units := 0, 0
-		for n < len(runes) && units+utf16.RuneLen(runes[n]) <= max {
-			units += utf16.RuneLen(runes[n])
-			n++
-		}
-		if n == 0 {
-			n = 1 // max is below one rune's width: never loop forever
-		}
-		skip := 0
-		if n < len(runes) {
-			for i := n; i > n/2; i-- {
-				if runes[i] == '\n' || runes[i] == ' ' {
-					n, skip = i, 1 // the break itself is not needed
-					break
-				}
-			}
-		}
-		parts = append(parts, string(runes[:n]))
-		runes = runes[n+skip:]
-	}
-	return parts
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r)
-	}
-	return n
 }
 
 var (

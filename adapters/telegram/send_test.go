@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/havenbot/haven/adapters/telegram"
 	"github.com/havenbot/haven/adapters/telegram/telegramtest"
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/channels/channelstest"
 )
 
 var (
@@ -164,30 +168,93 @@ func TestSendRejectsBadOutbound(t *testing.T) {
 	}
 }
 
-func TestSendSplitsTextThatExceedsTheLimitInUTF16(t *testing.T) {
+func TestSendDeliversUpTo4096CodePointsInOneMessage(t *testing.T) {
 	h := newHarness(t, nil, nil)
 	h.srv.StartPrivate(alice)
-	// 3,000 runes fit the Hub's 4,096 but are 6,000 UTF-16 units.
-	text := strings.Repeat("💛", 3000)
+	// 4,096 code points, 8,192 UTF-16 units: Telegram counts code points.
+	text := strings.Repeat("💛", 4096)
 	if err := h.a.Send(ctxT(t), channels.Outbound{Conversation: dmConv, Text: text}); err != nil {
 		t.Fatal(err)
 	}
-	var got strings.Builder
-	for _, s := range h.srv.Sent() {
-		got.WriteString(s.Plain)
-	}
-	if n := len(h.srv.Sent()); n != 2 || got.String() != text {
-		t.Errorf("sent %d parts, joined equal = %v; want 2 parts with nothing lost", n, got.String() == text)
+	if s := h.srv.Sent(); len(s) != 1 || s[0].Plain != text {
+		t.Errorf("sent %d messages, want the text in one", len(s))
 	}
 }
 
-func TestSplitUTF16PrefersSpaces(t *testing.T) {
-	parts := telegram.SplitUTF16("aaaa bbbb cccc", 9)
-	if strings.Join(parts, "|") != "aaaa bbbb|cccc" {
-		t.Errorf("parts = %q", parts)
+func TestSendRefusesTextOverTheLimitWithoutSendingIt(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	h.srv.StartPrivate(alice)
+	err := h.a.Send(ctxT(t), channels.Outbound{Conversation: dmConv, Text: strings.Repeat("a", 4097)})
+	if !channels.IsPermanent(err) || !strings.Contains(err.Error(), "4097 runes is over Telegram's 4096 runes") {
+		t.Fatalf("Send = %v, want a permanent error naming the length and the limit", err)
 	}
-	if p := telegram.SplitUTF16("short", 10); len(p) != 1 || p[0] != "short" {
-		t.Errorf("parts = %q", p)
+	if n := len(h.srv.Sent()); n != 0 {
+		t.Errorf("%d messages sent", n)
+	}
+}
+
+// TestHubSplitsAnEmojiHeavyReplyWithACodeFenceOnceForTelegram runs a reply
+// of emoji-heavy lines in a code fence through the Hub, the adapter and
+// the real library to the fake Bot API: every message is within Telegram's
+// 4,096 code points (though over 4,096 UTF-16 units), holds whole <pre>
+// blocks, and together they hold every word.
+func TestHubSplitsAnEmojiHeavyReplyWithACodeFenceOnceForTelegram(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	h.srv.StartPrivate(alice)
+	var b strings.Builder
+	b.WriteString("Here is a plan for tonight 🌙✨\n\n```\n")
+	for i := range 400 {
+		fmt.Fprintf(&b, "🌱 breathe in 🌬️ hold 💛 out 🍃 step %d\n", i)
+	}
+	b.WriteString("```\nTake care 💛")
+	text := b.String()
+	core := channels.HandlerFunc(func(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+		return []channels.Outbound{{Kind: channels.OutReply, Text: text}}, nil
+	})
+	hub := channels.NewHub(core, channelstest.NewMemInbox(), channelstest.NewMemOutbox(),
+		channels.HubOptions{NoRateLimit: true, Logger: slog.New(slog.DiscardHandler)})
+	hub.Register(h.a)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- hub.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	h.srv.Inject(h.srv.NewMessage(telegramtest.PrivateChat(alice), alice, "a plan please"))
+	want := channels.Split(text, h.a.MessageLimit())
+	if len(want) < 3 {
+		t.Fatalf("the reply splits into %d messages, want several", len(want))
+	}
+	sent, err := h.srv.WaitSent(ctxT(t), len(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain []string
+	overUTF16 := false
+	for i, s := range sent {
+		if n := utf8.RuneCountInString(s.Plain); n > telegramtest.MaxMessageLen {
+			t.Errorf("message %d has %d code points", i, n)
+		}
+		overUTF16 = overUTF16 || channels.UTF16.Len(s.Plain) > telegramtest.MaxMessageLen
+		if strings.Contains(s.Plain, "```") {
+			t.Errorf("message %d shows a fence marker: the fence was cut open", i)
+		}
+		if o, c := strings.Count(s.Text, "<pre>"), strings.Count(s.Text, "</pre>"); o != 1 || c != 1 {
+			t.Errorf("message %d holds %d <pre> and %d </pre>, want one whole code block", i, o, c)
+		}
+		plain = append(plain, s.Plain)
+	}
+	if !overUTF16 {
+		t.Error("no message is over 4,096 UTF-16 units: the test does not show that code points are counted")
+	}
+	if g, w := strings.Fields(strings.Join(plain, "\n")), strings.Fields(strings.ReplaceAll(text, "```", "")); !slices.Equal(g, w) {
+		t.Errorf("the messages hold %d words, want the %d of the reply in order", len(g), len(w))
+	}
+	if n := len(h.srv.Sent()); n != len(want) {
+		t.Errorf("%d messages sent, want the %d of one split", n, len(want))
 	}
 }
 

@@ -1,26 +1,3 @@
-// Package telegram is Haven's Telegram adapter, built on
-// github.com/go-telegram-bot-api/telegram-bot-api/v5.
-//
-// It receives updates by long polling (the default) or through a webhook
-// (Handler), normalizes private chats, groups and supergroups into
-// channels.Inbound, and sends replies in Telegram's HTML parse mode with
-// everything Haven says escaped.
-//
-// The library's own polling loop (GetUpdatesChan) is not used: it ignores
-// retry_after and sleeps a fixed 3 s on every error, and none of the
-// library's calls take a context. The adapter runs its own loop instead,
-// and gives each API call a context through a per-call copy of the BotAPI
-// whose HTTP client attaches it to the request.
-//
-// Files (an export) go as documents through SendFile (channels.FileSender)
-// with the message text as caption.
-//
-// Crisis replies in a group: the core asks for the details to go privately
-// (Outbound.Private with a Recipient). The adapter sends those to the
-// person's private chat; when Telegram refuses because the person has not
-// started the bot, Send returns a permanent error wrapping ErrCannotDM, and
-// the core sends a short public note in the group asking them to message
-// Haven directly.
 package telegram
 
 import (
@@ -29,9 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,8 +20,15 @@ import (
 // Platform is the adapter's platform name.
 const Platform = "telegram"
 
-// maxMessageLen is Telegram's limit on one message's text.
+// maxMessageLen is Telegram's limit on one message's text: 4,096 Unicode
+// code points after entity parsing (see channels.Measure for the sources).
+// Haven's neutral text is never shorter than what Telegram counts: HTML
+// escapes such as &lt; count as the one character they stand for, and the
+// ``` markers of a fence become <pre> tags that count nothing.
 const maxMessageLen = 4096
+
+// messageLimit is what MessageLimit returns.
+var messageLimit = channels.Limit{Max: maxMessageLen, Measure: channels.Runes}
 
 // Mode says how the adapter receives updates.
 type Mode string
@@ -181,31 +163,29 @@ var (
 )
 
 // New checks opts and returns an adapter. It does not contact Telegram:
-// Run does.
+// Run does. The token, endpoint, mode and webhook secret follow the rules
+// of Config.Validate (the same checks, written once in config.go).
 func New(opts Options) (*Adapter, error) {
-	if opts.Token == "" {
-		return nil, errors.New("telegram: no bot token: set HAVEN_TELEGRAM_TOKEN to the token BotFather gave you")
-	}
-	if strings.ContainsAny(opts.Token, " \t\r\n/?#%") {
-		return nil, errors.New("telegram: the bot token contains spaces or URL characters: check HAVEN_TELEGRAM_TOKEN")
+	if err := checkToken(opts.Token); err != nil {
+		return nil, fmt.Errorf("telegram: %w", err)
 	}
 	if opts.APIEndpoint == "" {
 		opts.APIEndpoint = tgbotapi.APIEndpoint
 	}
 	host, err := checkEndpoint(opts.APIEndpoint)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("telegram: %w", err)
 	}
-	switch opts.Mode {
-	case "":
+	if opts.Mode == "" {
 		opts.Mode = ModePolling
-	case ModePolling:
-	case ModeWebhook:
+	}
+	if err := checkMode(opts.Mode); err != nil {
+		return nil, fmt.Errorf("telegram: %w", err)
+	}
+	if opts.Mode == ModeWebhook {
 		if err := checkSecret(opts.WebhookSecret); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("telegram: %w", err)
 		}
-	default:
-		return nil, fmt.Errorf("telegram: unknown mode %q: use %q or %q", opts.Mode, ModePolling, ModeWebhook)
 	}
 	if opts.PollTimeout < 0 {
 		return nil, fmt.Errorf("telegram: negative poll timeout %s", opts.PollTimeout)
@@ -265,36 +245,11 @@ func New(opts Options) (*Adapter, error) {
 	return a, nil
 }
 
-// checkEndpoint checks an endpoint in the library's form and returns its
-// scheme and host.
-func checkEndpoint(ep string) (string, error) {
-	if strings.Count(ep, "%s") != 2 || strings.Count(ep, "%") != 2 {
-		return "", fmt.Errorf("telegram: API endpoint %q must have the form http://host:port/bot%%s/%%s (HAVEN_TELEGRAM_API_URL)", ep)
-	}
-	u, err := url.Parse(fmt.Sprintf(ep, "TOKEN", "getMe"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("telegram: API endpoint %q is not an http(s) URL of the form http://host:port/bot%%s/%%s (HAVEN_TELEGRAM_API_URL)", ep)
-	}
-	return u.Scheme + "://" + u.Host, nil
-}
-
-func checkSecret(s string) error {
-	if len(s) < 1 || len(s) > 256 {
-		return errors.New("telegram: webhook mode needs a webhook secret of 1-256 characters (A-Z, a-z, 0-9, _ and -)")
-	}
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return errors.New("telegram: the webhook secret may contain only A-Z, a-z, 0-9, _ and -")
-		}
-	}
-	return nil
-}
-
 // Platform returns "telegram".
 func (a *Adapter) Platform() string { return Platform }
 
-// MaxMessageLen is Telegram's 4,096-character limit.
-func (a *Adapter) MaxMessageLen() int { return maxMessageLen }
+// MessageLimit is Telegram's: 4,096 code points.
+func (a *Adapter) MessageLimit() channels.Limit { return messageLimit }
 
 // Close releases idle connections of the adapter's own HTTP client.
 func (a *Adapter) Close() error {

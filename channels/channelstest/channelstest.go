@@ -1,7 +1,3 @@
-// Package channelstest provides in-memory fakes of the channels contracts
-// for tests: an Adapter that feeds scripted inbound messages and records
-// what it is sent (with injectable send errors), and in-memory Inbox and
-// Outbox implementations with the same semantics as the durable ones.
 package channelstest
 
 import (
@@ -23,7 +19,7 @@ import (
 // or returned by SendHook, make sends fail.
 type Adapter struct {
 	platform string
-	limit    int
+	limit    channels.Limit
 
 	mu         sync.Mutex
 	changed    chan struct{} // closed and replaced on every change
@@ -45,6 +41,12 @@ type Adapter struct {
 // NewAdapter returns a fake adapter for platform whose messages hold at
 // most limit runes.
 func NewAdapter(platform string, limit int) *Adapter {
+	return NewMeasuredAdapter(platform, channels.Limit{Max: limit})
+}
+
+// NewMeasuredAdapter returns a fake adapter for platform whose messages
+// fit limit, in the units it counts.
+func NewMeasuredAdapter(platform string, limit channels.Limit) *Adapter {
 	return &Adapter{platform: platform, limit: limit, changed: make(chan struct{})}
 }
 
@@ -59,8 +61,8 @@ func (a *Adapter) notifyLocked() {
 // Platform returns the platform name.
 func (a *Adapter) Platform() string { return a.platform }
 
-// MaxMessageLen returns the limit given to NewAdapter.
-func (a *Adapter) MaxMessageLen() int { return a.limit }
+// MessageLimit returns the limit given to NewAdapter or NewMeasuredAdapter.
+func (a *Adapter) MessageLimit() channels.Limit { return a.limit }
 
 // Push queues inbound messages for Run to hand to the sink.
 func (a *Adapter) Push(ins ...channels.Inbound) {
@@ -146,8 +148,8 @@ func (a *Adapter) record(ctx context.Context, out channels.Outbound) error {
 	if err == nil && hook != nil {
 		err = hook(ctx, out)
 	}
-	if err == nil && a.limit > 0 && len([]rune(out.Text)) > a.limit {
-		err = channels.Permanent(fmt.Errorf("message of %d runes is over the limit of %d", len([]rune(out.Text)), a.limit))
+	if err == nil && !a.limit.Fits(out.Text) {
+		err = channels.Permanent(fmt.Errorf("message of %d %s is over the limit of %s", a.limit.Measure.Len(out.Text), a.limit.Measure, a.limit))
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -88,8 +88,8 @@ const (
 // several times the adapter's limit, anything else is echoed as
 // "echo: TEXT".
 type ScenarioCore struct {
-	// Limit is the adapter's MaxMessageLen, for the long reply.
-	Limit int
+	// Limit is the adapter's MessageLimit, for the long reply.
+	Limit channels.Limit
 
 	mu     sync.Mutex
 	seen   []channels.Inbound
@@ -113,7 +113,7 @@ func (c *ScenarioCore) Handle(ctx context.Context, in channels.Inbound) ([]chann
 	case strings.Contains(in.Text, "end my life"):
 		out.Kind, out.Text = channels.OutCrisis, CrisisText
 	case in.Text == "long":
-		out.Text = LongReply(c.Limit)
+		out.Text = LongReply(c.Limit.Max)
 	default:
 		out.Text = "echo: " + in.Text
 	}
@@ -234,7 +234,7 @@ func newScenarioEnv(t *testing.T, newPlatform func(t *testing.T) Platform) *scen
 	p := newPlatform(t)
 	a := p.Adapter()
 	rec := &recorder{Adapter: a, changed: make(chan struct{})}
-	core := &ScenarioCore{Limit: a.MaxMessageLen()}
+	core := &ScenarioCore{Limit: a.MessageLimit()}
 	hub := channels.NewHub(core, NewMemInbox(), NewMemOutbox(), channels.HubOptions{
 		NoRateLimit:  true,
 		BaseBackoff:  10 * time.Millisecond,
@@ -336,16 +336,17 @@ func scenarioGroupMention(t *testing.T, e *scenarioEnv) {
 
 func scenarioLongSplit(t *testing.T, e *scenarioEnv) {
 	e.p.DM(t, 0, "long")
-	want := LongReply(e.rec.MaxMessageLen())
-	pieces := channels.Split(want, e.rec.MaxMessageLen())
+	limit := e.rec.MessageLimit()
+	want := LongReply(limit.Max)
+	pieces := channels.Split(want, limit)
 	if len(pieces) < 2 {
-		t.Fatalf("the long reply fits in one message (%d runes, limit %d)", len([]rune(want)), e.rec.MaxMessageLen())
+		t.Fatalf("the long reply fits in one message (%d %s, limit %s)", limit.Measure.Len(want), limit.Measure, limit)
 	}
 	got := e.posted(t, len(pieces))
 	var joined []string
 	for _, p := range got {
-		if n := len([]rune(p.Text)); n > e.rec.MaxMessageLen() {
-			t.Errorf("a piece has %d runes, over the limit %d", n, e.rec.MaxMessageLen())
+		if n := limit.Measure.Len(p.Text); n > limit.Max {
+			t.Errorf("a piece has %d %s, over the limit %s", n, limit.Measure, limit)
 		}
 		joined = append(joined, p.Text)
 	}

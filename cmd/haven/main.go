@@ -1,12 +1,3 @@
-// Command haven runs Haven, a self-hosted companion bot.
-//
-//	haven [serve]        serve every configured platform, or the terminal when none is
-//	haven chat           chat in the terminal
-//	haven assess         assess JSONL messages on stdin with the crisis gate
-//	haven eval crisis    measure the crisis gate on labelled JSONL files
-//
-// Flags: --config FILE (YAML), --db FILE (SQLite database). With no file and no
-// tokens, haven chats in the terminal on ./data/haven.db with no LLM.
 package main
 
 import (

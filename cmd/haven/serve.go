@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/havenbot/haven/adapters/console"
-	"github.com/havenbot/haven/adapters/telegram"
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/configs"
 	"github.com/havenbot/haven/core"
@@ -42,7 +41,8 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	cfg, err := loadConfig(flags, env)
+	ps := platforms()
+	cfg, err := loadConfigWith(flags, env, ps)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		}
 		return nil
 	}
-	handlers, err := registerPlatforms(hub, cfg, store, log)
+	handlers, err := registerPlatforms(hub, ps, platformDeps{admins: cfg.Admins, store: store, log: log})
 	if err != nil {
 		return err
 	}
@@ -141,41 +141,6 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return fmt.Errorf("run: %w", err)
 	}
 	return nil
-}
-
-// registerPlatforms adds the adapter of every platform whose secrets are
-// set, and returns the HTTP handlers that must be served for them (webhook
-// modes), keyed by listen address.
-func registerPlatforms(hub *channels.Hub, cfg configs.Config, store *sqlite.Store, log *slog.Logger) (map[string]http.Handler, error) {
-	handlers := map[string]http.Handler{}
-	if cfg.TelegramEnabled() {
-		a, err := telegram.New(telegram.Options{
-			Token:         cfg.Telegram.Token,
-			APIEndpoint:   cfg.Telegram.APIURL,
-			Mode:          telegram.Mode(cfg.Telegram.Mode),
-			WebhookURL:    cfg.Telegram.WebhookURL,
-			WebhookSecret: cfg.Telegram.WebhookSecret,
-			Admins:        cfg.Admins,
-			Offsets:       store,
-			Logger:        log.With(slog.String("platform", "telegram")),
-		})
-		if err != nil {
-			return nil, fmt.Errorf("configure telegram: %w", err)
-		}
-		hub.Register(a)
-		if telegram.Mode(cfg.Telegram.Mode) == telegram.ModeWebhook {
-			handlers[cfg.Telegram.WebhookListen] = a.Handler()
-		}
-	}
-	for _, p := range []struct {
-		name    string
-		enabled bool
-	}{{"slack", cfg.SlackEnabled()}, {"discord", cfg.DiscordEnabled()}} {
-		if p.enabled {
-			return nil, fmt.Errorf("%s is configured, but this build of Haven has no %s adapter yet; unset its token to go on without it", p.name, p.name)
-		}
-	}
-	return handlers, nil
 }
 
 // serveHTTP serves each handler on its address until ctx is done, then
@@ -219,8 +184,16 @@ func serveHTTP(ctx context.Context, handlers map[string]http.Handler, log *slog.
 	}, nil
 }
 
+// loadConfig loads and validates the configuration, with every platform's
+// section (see platforms).
 func loadConfig(flags commonFlags, env func(string) (string, bool)) (configs.Config, error) {
-	cfg, err := configs.Load(flags.config, env)
+	return loadConfigWith(flags, env, platforms())
+}
+
+// loadConfigWith loads and validates the configuration, filling the
+// settings of the platforms ps.
+func loadConfigWith(flags commonFlags, env func(string) (string, bool), ps []platform) (configs.Config, error) {
+	cfg, err := configs.Load(flags.config, env, sections(ps)...)
 	if err != nil {
 		return cfg, err
 	}

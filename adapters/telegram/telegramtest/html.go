@@ -106,7 +106,7 @@ func entity(ent string) (string, bool) {
 }
 
 // utf16Len is the length of s in UTF-16 code units, the unit Telegram counts
-// message length and entity offsets in.
+// entity offsets in.
 func utf16Len(s string) int {
 	n := 0
 	for _, r := range s {

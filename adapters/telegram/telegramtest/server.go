@@ -1,22 +1,3 @@
-// Package telegramtest is an in-process fake of the Telegram Bot API for
-// tests, used like net/http/httptest: NewServer starts it on 127.0.0.1 and
-// APIEndpoint gives the URL form the go-telegram-bot-api library takes
-// ("http://127.0.0.1:port/bot%s/%s").
-//
-// It serves getMe, long-polled getUpdates (offset confirms earlier updates,
-// timeout blocks until an update arrives, the timeout passes, the request is
-// replaced by a newer one or the server closes), sendMessage (with Telegram's
-// HTML parse mode checks and the 4,096-character limit), sendDocument
-// (multipart uploads only, with the 1,024-character caption limit and the
-// 50 MB upload limit), sendChatAction, setMyCommands, getChatMember,
-// setWebhook, deleteWebhook and getWebhookInfo. A wrong token in the URL
-// path gets 401 Unauthorized like the real API.
-//
-// The control API injects updates (messages built with NewMessage and its
-// relatives), reads what the bot sent (Sent, WaitSent; documents with
-// Documents, WaitDocuments), forces failures
-// (FailNext: 429 with retry_after, 5xx, 409, 400, 403), and drops connections
-// (DropConnections) to simulate a broken network.
 package telegramtest
 
 import (
@@ -33,12 +14,15 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
-// MaxMessageLen is the Bot API's limit on a message's text, in UTF-16 code
-// units after entity parsing.
+// MaxMessageLen is the Bot API's limit on a message's text: Unicode code
+// points after entity parsing, as TDLib (which the Bot API server runs)
+// counts them with utf8_length in create_input_message_content
+// (td/telegram/MessageContent.cpp). Entity offsets are in UTF-16 units.
 const MaxMessageLen = 4096
 
 // Sent is one message the bot sent through sendMessage.
@@ -59,8 +43,10 @@ type Sent struct {
 	Message *tgbotapi.Message
 }
 
-// MaxCaptionLen is the Bot API's limit on a caption, in UTF-16 code units
-// after entity parsing.
+// MaxCaptionLen is the Bot API's limit on a caption after entity parsing.
+// The fake counts it in UTF-16 units, the stricter reading, as the adapter
+// does: that Telegram counts captions in code points like message text is
+// not verified in TDLib's source.
 const MaxCaptionLen = 1024
 
 // MaxUploadSize is the Bot API's limit on a file a bot uploads (50 MB).
@@ -897,7 +883,7 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 	if strings.TrimFunc(plain, unicode.IsSpace) == "" {
 		return nil, badRequest("message text is empty")
 	}
-	if utf16Len(plain) > MaxMessageLen {
+	if utf8.RuneCountInString(plain) > MaxMessageLen {
 		return nil, badRequest("message is too long")
 	}
 	rp, err := replyParams(p)

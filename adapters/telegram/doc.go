@@ -1,0 +1,30 @@
+// Package telegram is Haven's Telegram adapter, built on
+// github.com/go-telegram-bot-api/telegram-bot-api/v5.
+//
+// It receives updates by long polling (the default) or through a webhook
+// (Handler), normalizes private chats, groups and supergroups into
+// channels.Inbound, and sends replies in Telegram's HTML parse mode with
+// everything Haven says escaped.
+//
+// The library's own polling loop (GetUpdatesChan) is not used: it ignores
+// retry_after and sleeps a fixed 3 s on every error, and none of the
+// library's calls take a context. The adapter runs its own loop instead,
+// and gives each API call a context through a per-call copy of the BotAPI
+// whose HTTP client attaches it to the request.
+//
+// The adapter owns its configuration section (Config: the telegram keys,
+// their defaults and their rules; New applies the same rules to Options).
+// Replies arrive split by the Hub to MessageLimit, 4,096 code points, which
+// is how Telegram counts a message after parsing its HTML (see
+// channels.Measure); the adapter does not split again.
+//
+// Files (an export) go as documents through SendFile (channels.FileSender)
+// with the message text as caption.
+//
+// Crisis replies in a group: the core asks for the details to go privately
+// (Outbound.Private with a Recipient). The adapter sends those to the
+// person's private chat; when Telegram refuses because the person has not
+// started the bot, Send returns a permanent error wrapping ErrCannotDM, and
+// the core sends a short public note in the group asking them to message
+// Haven directly.
+package telegram

@@ -1,0 +1,135 @@
+package telegram
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/havenbot/haven/adapters/telegram/telegramtest"
+	"github.com/havenbot/haven/channels"
+)
+
+// testToken is the fake Bot API's token.
+const testToken = "123456:fuzz-token-abcdefghijklmnopqrstuvwxyz"
+
+// mentionTexts are message texts from the receive tests, the seeds of the
+// fuzz targets below.
+var mentionTexts = []string{
+	"  I had a rough day  ", "@HavenTestBot can you help?", "hey @HavenTestBot, how are you",
+	"thanks @haventestbot!", "😀🎉 @HavenTestBot listen", "@alice_l look at this", "Haven what now",
+	"/help@HavenTestBot", "/whoami", "/start@OtherBot now", "so @HavenTestBot what", "@HavenTestBot",
+	"👩\u200d💻 @HavenTestBot: 🇫🇷 /help@HavenTestBot x",
+}
+
+// FuzzMentionOf feeds mentionOf any text with any entities: the entities
+// Telegram would attach (telegramtest.Entities, offsets in UTF-16 units)
+// and two more with arbitrary offsets, lengths and types. It must not
+// panic; its text is valid UTF-8 when the input is, and trimmed; and when
+// nothing addresses the bot the text only loses its outer space.
+func FuzzMentionOf(f *testing.F) {
+	for i, s := range mentionTexts {
+		f.Add(s, i, 13, -i, i+1, uint8(i))
+	}
+	f.Add("a", 1, int(^uint(0)>>1), 0, 0, uint8(0)) // offset+length overflows
+	me := &tgbotapi.User{ID: 7, IsBot: true, UserName: "HavenTestBot"}
+	types := []string{"mention", "text_mention", "bot_command", "bold"}
+	f.Fuzz(func(t *testing.T, text string, off1, len1, off2, len2 int, kinds uint8) {
+		ents := telegramtest.Entities(text)
+		for i, e := range []tgbotapi.MessageEntity{{Offset: off1, Length: len1}, {Offset: off2, Length: len2}} {
+			e.Type = types[int(kinds>>(2*i))%len(types)]
+			if kinds&0x10 != 0 {
+				e.User = me
+			}
+			ents = append(ents, e)
+		}
+		res := mentionOf(text, ents, me)
+		if utf8.ValidString(text) && !utf8.ValidString(res.text) {
+			t.Fatalf("mentionOf(%q) = %q: not valid UTF-8", text, res.text)
+		}
+		if res.text != strings.TrimSpace(res.text) {
+			t.Fatalf("mentionOf(%q) = %q: not trimmed", text, res.text)
+		}
+		if !res.mentioned && !res.otherBot && res.text != strings.TrimSpace(text) {
+			t.Fatalf("mentionOf(%q) = %q, though nothing addressed the bot", text, res.text)
+		}
+		if n, m := len(utf16.Encode([]rune(res.text))), len(utf16.Encode([]rune(text))); n > m {
+			t.Fatalf("mentionOf(%q) = %q: longer than the text", text, res.text)
+		}
+	})
+}
+
+// FuzzNormalize feeds normalize any update body, as the webhook and the
+// poll loop decode it from Telegram's JSON. It must not panic, and what it
+// delivers is a well-formed Inbound.
+func FuzzNormalize(f *testing.F) {
+	srv := telegramtest.NewServer(testToken)
+	f.Cleanup(srv.Close)
+	a, err := New(Options{Token: testToken, APIEndpoint: srv.APIEndpoint(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	me := srv.Bot()
+	alice := tgbotapi.User{ID: 42, FirstName: "Alice", UserName: "alice_l", LanguageCode: "en"}
+	group := telegramtest.SupergroupChat(-1001234, "Friends")
+	bot := srv.NewMessage(group, me, "How are you feeling today?")
+	seed := func(u tgbotapi.Update) {
+		b, err := json.Marshal(u)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for i, text := range mentionTexts {
+		chat := group
+		if i%3 == 0 {
+			chat = telegramtest.PrivateChat(alice)
+		}
+		seed(tgbotapi.Update{UpdateID: i + 1, Message: srv.NewMessage(chat, alice, text)})
+	}
+	seed(tgbotapi.Update{UpdateID: 100, Message: srv.NewReply(group, alice, "not great honestly", bot)})
+	seed(tgbotapi.Update{UpdateID: 101, EditedMessage: telegramtest.Edited(srv.NewMessage(group, alice, "@HavenTestBot hi"), "@HavenTestBot hello")})
+	seed(tgbotapi.Update{UpdateID: 102, Message: srv.NewPhoto(group, alice, "@HavenTestBot this is my dog")})
+	seed(tgbotapi.Update{UpdateID: 103, Message: srv.NewSticker(group, alice)})
+	f.Add([]byte(`{"update_id":1,"message":{"message_id":1,"chat":{"id":1,"type":"private"},"from":{"id":2},"text":"a","entities":[{"type":"mention","offset":1,"length":9223372036854775807}]}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var u tgbotapi.Update
+		if json.Unmarshal(body, &u) != nil {
+			return
+		}
+		n := a.normalize(context.Background(), u, &me)
+		switch n.outcome {
+		case ignore:
+			if n.reason == "" {
+				t.Fatal("ignored without a reason")
+			}
+		case media:
+			if n.msg == nil || n.kind == "" {
+				t.Fatalf("media without a message or a kind: %+v", n)
+			}
+		case deliver:
+			in := n.in
+			for _, id := range []string{in.Conversation.ID, in.MessageID, in.DeliveryKey, in.Author.ID} {
+				if p, _, local, ok := channels.SplitID(id); !ok || p != Platform || local == "" {
+					t.Fatalf("id %q is not a namespaced telegram id", id)
+				}
+			}
+			if in.Platform != Platform || (in.Conversation.Kind != channels.KindDM && in.Conversation.Kind != channels.KindGroup) {
+				t.Fatalf("delivered %+v", in)
+			}
+			if in.Conversation.Kind == channels.KindDM && !in.MentionsBot {
+				t.Fatal("a private message does not count as addressed to Haven")
+			}
+			if !utf8.ValidString(in.Text) || in.Text != strings.TrimSpace(in.Text) {
+				t.Fatalf("text %q is not trimmed valid UTF-8", in.Text)
+			}
+		default:
+			t.Fatalf("unknown outcome %d", n.outcome)
+		}
+	})
+}

@@ -1,0 +1,21 @@
+// Package telegramtest is an in-process fake of the Telegram Bot API for
+// tests, used like net/http/httptest: NewServer starts it on 127.0.0.1 and
+// APIEndpoint gives the URL form the go-telegram-bot-api library takes
+// ("http://127.0.0.1:port/bot%s/%s").
+//
+// It serves getMe, long-polled getUpdates (offset confirms earlier updates,
+// timeout blocks until an update arrives, the timeout passes, the request is
+// replaced by a newer one or the server closes), sendMessage (with Telegram's
+// HTML parse mode checks and the 4,096-character limit, counted in code
+// points of the parsed text as TDLib counts it), sendDocument
+// (multipart uploads only, with the 1,024-character caption limit and the
+// 50 MB upload limit), sendChatAction, setMyCommands, getChatMember,
+// setWebhook, deleteWebhook and getWebhookInfo. A wrong token in the URL
+// path gets 401 Unauthorized like the real API.
+//
+// The control API injects updates (messages built with NewMessage and its
+// relatives), reads what the bot sent (Sent, WaitSent; documents with
+// Documents, WaitDocuments), forces failures
+// (FailNext: 429 with retry_after, 5xx, 409, 400, 403), and drops connections
+// (DropConnections) to simulate a broken network.
+package telegramtest

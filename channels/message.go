@@ -1,9 +1,3 @@
-// Package channels is the contract between platform adapters and Haven's core:
-// the normalized Inbound and Outbound message types, the Adapter interface an
-// adapter implements, and the Hub that runs it (dedupe, channel policy,
-// per-conversation ordering, splitting and delivery).
-//
-// channels imports nothing from core, memory, safety or the adapters.
 package channels
 
 import (

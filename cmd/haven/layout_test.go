@@ -19,6 +19,7 @@ var layoutRules = []struct {
 	{"./channels/...", []string{"/core", "/adapters", "/safety", "/memory"}},
 	{"./adapters/...", []string{"/core", "/memory", "/safety"}},
 	{"./llm/...", []string{"/core", "/adapters", "/memory", "/safety", "/channels"}},
+	{"./core/...", []string{"/adapters", "/configs", "/cmd"}},
 	{"./core/therapy/...", []string{"/memory", "/safety", "/channels", "/adapters"}},
 	{"./core/reply/...", []string{"/memory", "/safety", "/channels", "/adapters", "/llm"}},
 	{"./configs/...", []string{"/core", "/adapters", "/memory", "/safety", "/channels", "/llm"}},

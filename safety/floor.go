@@ -18,10 +18,10 @@ type Floor struct {
 	th     Thresholds
 }
 
-// NewFloor returns the floor with the built-in rules; NewFloorWith joins a
-// learned scorer.
+// NewFloor returns the floor: the built-in rules and the embedded learned
+// scorer (see learned.go and MODEL.md).
 func NewFloor() *Floor {
-	return NewFloorWith(FloorOptions{})
+	return NewFloorWith(FloorOptions{Scorer: EmbeddedModel()})
 }
 
 // Words that modifiers look for; they are also lexicon words.

@@ -1,10 +1,12 @@
 package safety
 
 import (
+	_ "embed"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/havenbot/haven/safety/internal/lr"
 )
@@ -30,8 +32,8 @@ type FloorOptions struct {
 	// Scorer is the learned component; nil means the rules alone.
 	Scorer Scorer
 	// Thresholds for Scorer. Zero means the thresholds stored with the
-	// scorer (a model file carries those chosen at training); a scorer
-	// without stored thresholds then never raises.
+	// scorer (the embedded model carries those chosen at training); a
+	// scorer without stored thresholds then never raises.
 	Thresholds Thresholds
 }
 
@@ -45,6 +47,26 @@ func NewFloorWith(opts FloorOptions) *Floor {
 		}
 	}
 	return f
+}
+
+//go:embed crisis_model.bin
+var embeddedModelFile []byte
+
+var loadEmbedded = sync.OnceValues(func() (*lr.Model, error) {
+	return lr.UnmarshalBinary(embeddedModelFile)
+})
+
+// EmbeddedModel returns the learned scorer built into the binary
+// (crisis_model.bin, trained by safety/internal/train; see MODEL.md), with
+// its thresholds. It is loaded once. A damaged embedded file is a build
+// defect: it panics with what is wrong rather than let the floor run
+// without its scorer unnoticed (the package tests load it).
+func EmbeddedModel() Scorer {
+	m, err := loadEmbedded()
+	if err != nil {
+		panic(fmt.Sprintf("safety: embedded crisis model: %v", err))
+	}
+	return m
 }
 
 // LoadModel decodes a model file written by safety/internal/train, with its

@@ -180,9 +180,6 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 		// story) is never raised, however much it is about suicide.
 		return v
 	}
-	if len(spans) > 0 {
-		h = findHits(v.ModelText)
-	}
 	v.MayRaise = a.Level < LevelIdeation
 	v.MayRaiseImminent = !a.Flags.ThirdParty && len(spans) == 0
 	if v.MayRaiseImminent {
@@ -193,7 +190,9 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 			}
 		}
 	}
-	v.Cue = v.MayRaiseImminent && (timingRe.matchHits(v.ModelText, h) || prepRe.matchHits(v.ModelText, h) || meansRe.matchHits(v.ModelText, h))
+	// With nothing set aside the scorer reads canon itself, whose timing and
+	// preparation the scan already read.
+	v.Cue = v.MayRaiseImminent && (cur.timing || cur.prep || meansRe.matchHits(canon, h))
 	return v
 }
 

@@ -1,7 +1,9 @@
 // Package safety is Haven's crisis gate: it assesses every message for
-// suicide and self-harm risk (a deterministic floor, optionally joined by an
-// LLM assessor that can only raise the level), and it composes the crisis
-// replies with resources from an embedded, sourced directory.
+// suicide and self-harm risk (a floor of deterministic rules joined by an
+// embedded learned scorer that may only raise their verdict, see
+// MODEL.md; optionally joined by an LLM assessor under a deadline), and it
+// composes the crisis replies with resources from an embedded, sourced
+// directory.
 //
 // safety never imports core, adapters or memory.
 package safety

@@ -5,12 +5,39 @@ import "testing"
 // bench300 is a 300-character message with warning signs and no ideation.
 const bench300 = "I have been feeling really low lately and work keeps piling up, my manager adds tasks every day and I can't sleep. Honestly some days I don't see the point of any of it, but I'm trying to keep going for my kids. Could you help me plan my week so it feels less overwhelming? Thanks, it means a lot to me."
 
+// BenchmarkFloorAssess300 is the default floor, rules and learned scorer:
+// the message is level 1 with no rule decision, so the scorer reads it.
 func BenchmarkFloorAssess300(b *testing.B) {
 	f := NewFloor()
+	in := Input{Text: bench300}
+	if !f.AssessRules(in).NeedsScore() {
+		b.Fatal("the benchmark message does not reach the scorer")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}
+
+// BenchmarkFloorAssess300RulesOnly is the same message through the rules
+// alone, for comparison.
+func BenchmarkFloorAssess300RulesOnly(b *testing.B) {
+	f := NewFloorWith(FloorOptions{})
 	in := Input{Text: bench300}
 	b.ReportAllocs()
 	for b.Loop() {
 		f.Assess(in)
+	}
+}
+
+// BenchmarkModelScore300 is the embedded model alone on the canonical form
+// of the message.
+func BenchmarkModelScore300(b *testing.B) {
+	m := EmbeddedModel()
+	canon := Normalize(bench300)
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Score(canon)
 	}
 }
 

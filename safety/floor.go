@@ -6,20 +6,22 @@ import (
 )
 
 // Floor is the deterministic crisis assessor: normalization, rules and
-// modifiers, no model and no I/O. It is safe for concurrent use and takes
-// microseconds per message.
+// modifiers, joined by a learned scorer that may only raise (see
+// learned.go); no I/O. It is safe for concurrent use and takes microseconds
+// per message.
 type Floor struct {
 	rules []rule
 	lex   *lexicon
-	// scorer is the optional learned component (see learned.go); t1 and
-	// t0 are its thresholds for level-1 and level-0 verdicts.
+	// scorer is the learned component (nil = rules only) and th its
+	// thresholds.
 	scorer Scorer
-	t1, t0 float64
+	th     Thresholds
 }
 
-// NewFloor returns the floor with the built-in rules.
+// NewFloor returns the floor: the built-in rules and the embedded learned
+// scorer (see learned.go and MODEL.md).
 func NewFloor() *Floor {
-	return &Floor{rules: compiledRules, lex: defaultLexicon}
+	return NewFloorWith(FloorOptions{Scorer: EmbeddedModel()})
 }
 
 // Words that modifiers look for; they are also lexicon words.
@@ -75,13 +77,28 @@ type match struct {
 }
 
 // Assess assesses one message with its recent history: the English rules,
+// then the learned scorer where the rules leave it room (see RulesVerdict),
 // then the other languages (lang.go), which may only add to them.
 func (f *Floor) Assess(in Input) Assessment {
 	return f.withLanguages(in, f.assessEnglish(in))
 }
 
-// assessEnglish is the English floor.
+// assessEnglish is the English floor: the rules, then the learned scorer.
 func (f *Floor) assessEnglish(in Input) Assessment {
+	return f.learnedRaise(f.assessRules(in, f.scorer != nil))
+}
+
+// AssessRules is the verdict of the English rules alone on one message,
+// with what the learned scorer may read and do (see RulesVerdict). Assess
+// is AssessRules followed by the scorer and the other languages; threshold
+// tools call it to score a message once and try many thresholds.
+func (f *Floor) AssessRules(in Input) RulesVerdict {
+	return f.assessRules(in, true)
+}
+
+// assessRules is AssessRules; without view it leaves out what only the
+// scorer needs.
+func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	canon := normalize(in.Text, f.lex)
 	var hist []string
 	histTalk := false
@@ -110,14 +127,14 @@ func (f *Floor) assessEnglish(in Input) Assessment {
 			a.Reason = "not safe, in answer to a safety question"
 			a.Path = append(a.Path, "unsafe_after_question")
 			a.Flags = cur.flags
-			return a.Finish()
+			return RulesVerdict{Assessment: a.Finish()}
 		case safeRe.MatchString(canon) && best.level < 2:
 			a.Level, a.Confidence = best.level, 0.7
 			a.Reason = "safe, in answer to a safety question"
 			a.Path = append(a.Path, "safe_after_question")
 			a.Path = append(a.Path, cur.path...)
 			a.Flags = cur.flags
-			return a.Finish()
+			return RulesVerdict{Assessment: a.Finish()}
 		case best.level < 2:
 			// "ok", "whatever", a change of subject: no clear yes to
 			// "are you safe?" keeps the crisis path for this turn.
@@ -135,7 +152,7 @@ func (f *Floor) assessEnglish(in Input) Assessment {
 			a.Reason = "clear denial after a safety question"
 			a.Path = append(a.Path, "denial_after_question")
 			a.Flags = cur.flags
-			return a.Finish()
+			return RulesVerdict{Assessment: a.Finish()}
 		case best.level < 2 && affirmRe.MatchString(canon) && !denyRe.MatchString(canon):
 			best = match{level: 2, conf: 0.75, note: "affirmed after a safety question"}
 			cur.path = append(cur.path, "affirm_after_question")
@@ -159,8 +176,6 @@ func (f *Floor) assessEnglish(in Input) Assessment {
 		}
 	}
 
-	a = f.learnedRaise(a, canon)
-
 	if a.Level == 0 && a.Reason == "" {
 		a.Reason = "no risk signal"
 		if a.Flags.ThirdParty {
@@ -170,7 +185,10 @@ func (f *Floor) assessEnglish(in Input) Assessment {
 			a.Confidence = 0.8
 		}
 	}
-	return a.Finish()
+	if !view {
+		return RulesVerdict{Assessment: a.Finish()}
+	}
+	return f.modelView(a.Finish(), canon, cur)
 }
 
 // scanResult is what the rules found in one canonical text.
@@ -180,6 +198,12 @@ type scanResult struct {
 	path    []string
 	// context signals for the window
 	suicideTalk, timing, prep bool
+	// decided are the clauses [start, end) whose match a modifier
+	// deliberately kept below crisis (negation, third party, idiom, past,
+	// fiction...): the learned scorer does not read them.
+	decided [][2]int
+	// hits are the prefilter hits of the whole text.
+	hits hits
 }
 
 func (s scanResult) best() match {
@@ -227,6 +251,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			all[k] |= h[k]
 		}
 	}
+	res.hits = all
 	recovered := recoveryRe.matchHits(canon, all)
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
@@ -264,6 +289,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			case kindThird:
 				res.flags.ThirdParty = true
 				res.path = appendOnce(res.path, "rule:"+r.id)
+				res.decided = append(res.decided, decidedSpan(canon, cs, ce, loc[0]))
 				continue
 			case kindHarmOthers:
 				if !negatedBefore(prefix) {
@@ -279,6 +305,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				continue
 			}
 			if len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy) {
+				// "end it with him": a deliberate reading the scorer must
+				// not undo either.
+				res.decided = append(res.decided, decidedSpan(canon, cs, ce, loc[0]))
 				continue
 			}
 			m := match{rule: r, level: r.level, conf: r.conf, note: ruleNote(r)}
@@ -331,6 +360,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			}
 			if r.selfInjury && m.level >= 2 {
 				res.flags.SelfInjury = true
+			}
+			if decidedModifier(mod) {
+				res.decided = append(res.decided, decidedSpan(canon, cs, ce, loc[0]))
 			}
 			if mod != "" {
 				m.conf *= 0.9

@@ -1,90 +1,299 @@
 package safety
 
-import "strings"
+import (
+	_ "embed"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/havenbot/haven/safety/internal/lr"
+)
 
 // Scorer is a learned crisis classifier: the probability that a canonical
-// text (see Normalize) is at level 2 or above. Implementations are safe for
-// concurrent use.
+// text (see Normalize) is the writer's own suicidal ideation, intent,
+// attempt or self-injury. Implementations are safe for concurrent use.
 type Scorer interface {
 	Score(canon string) float64
 }
 
-// FloorOptions configure NewFloorWith.
-type FloorOptions struct {
-	// Scorer, when set, may raise a verdict the rules are unsure of to level
-	// 2; it never lowers a level and never overrides a rule decision (a
-	// negation, third party, idiom, past, fiction, accident or denial). nil
-	// means the rules alone.
-	Scorer Scorer
-	// Threshold1 is the score at and above which a level-1 verdict is raised
-	// (0 = DefaultThreshold1).
-	Threshold1 float64
-	// Threshold0 is the score at and above which a level-0 verdict with no
-	// rule match at all is raised (0 = DefaultThreshold0; above 1 never).
-	Threshold0 float64
+// Thresholds say what a learned score may do. A verdict the rules are unsure
+// of (level 0 or 1, no deliberate rule decision) becomes level 2 at a score
+// of Raise or more; a level-2 verdict becomes 3 at a score of High or more
+// when the message also names a time ("tonight") or a means (pills, a rope,
+// a height). A threshold above 1 never fires.
+type Thresholds struct {
+	Raise, High float64
 }
 
-// Default thresholds for the learned scorer.
-const (
-	DefaultThreshold1 = 0.8
-	DefaultThreshold0 = 0.95
-)
+// FloorOptions configure NewFloorWith.
+type FloorOptions struct {
+	// Scorer is the learned component; nil means the rules alone.
+	Scorer Scorer
+	// Thresholds for Scorer. Zero means the thresholds stored with the
+	// scorer (the embedded model carries those chosen at training); a
+	// scorer without stored thresholds then never raises.
+	Thresholds Thresholds
+}
 
-// NewFloorWith returns the rules with opts.
+// NewFloorWith returns the built-in rules joined by opts.Scorer.
 func NewFloorWith(opts FloorOptions) *Floor {
-	f := &Floor{rules: compiledRules, lex: defaultLexicon, scorer: opts.Scorer, t1: opts.Threshold1, t0: opts.Threshold0}
-	if f.t1 == 0 {
-		f.t1 = DefaultThreshold1
-	}
-	if f.t0 == 0 {
-		f.t0 = DefaultThreshold0
+	f := &Floor{rules: compiledRules, lex: defaultLexicon, scorer: opts.Scorer, th: opts.Thresholds}
+	if f.th == (Thresholds{}) {
+		f.th = Thresholds{Raise: 2, High: 2}
+		if s, ok := opts.Scorer.(interface{ Thresholds() (float64, float64) }); ok {
+			f.th.Raise, f.th.High = s.Thresholds()
+		}
 	}
 	return f
 }
 
-// ruleDecided reports whether a modifier in path deliberately kept a match
-// below crisis: the learned scorer must not undo it.
-func ruleDecided(path []string) bool {
-	for _, p := range path {
-		_, mod, ok := strings.Cut(p, "/")
-		if !ok {
-			if p == "denial_after_question" {
-				return true
-			}
-			continue
-		}
-		switch mod {
-		case "negated", "third_party", "idiom", "past_recovered", "past", "fiction", "accident", "laughter", "no_talk":
-			return true
-		}
+//go:embed crisis_model.bin
+var embeddedModelFile []byte
+
+var loadEmbedded = sync.OnceValues(func() (*lr.Model, error) {
+	return lr.UnmarshalBinary(embeddedModelFile)
+})
+
+// EmbeddedModel returns the learned scorer built into the binary
+// (crisis_model.bin, trained by safety/internal/train; see MODEL.md), with
+// its thresholds. It is loaded once. A damaged embedded file is a build
+// defect: it panics with what is wrong rather than let the floor run
+// without its scorer unnoticed (the package tests load it).
+func EmbeddedModel() Scorer {
+	m, err := loadEmbedded()
+	if err != nil {
+		panic(fmt.Sprintf("safety: embedded crisis model: %v", err))
+	}
+	return m
+}
+
+// LoadModel decodes a model file written by safety/internal/train, with its
+// thresholds, for NewFloorWith. A damaged or foreign file gets an error that
+// names what is wrong.
+func LoadModel(data []byte) (Scorer, error) {
+	m, err := lr.UnmarshalBinary(data)
+	if err != nil {
+		return nil, fmt.Errorf("load crisis model: %w", err)
+	}
+	return m, nil
+}
+
+// RulesVerdict is the rules' verdict on one message and what the learned
+// scorer may do with it.
+type RulesVerdict struct {
+	// Assessment is the verdict of the rules alone.
+	Assessment
+	// ModelText is the canonical text the scorer reads: the message minus
+	// the clauses a rule deliberately decided (a negation, a third party,
+	// an idiom, the past, fiction, an accident, laughter) and those it
+	// would have decided had a rule matched there (see setAside).
+	ModelText string
+	// MayRaise says the rules are unsure (level 0 or 1, not a clear answer
+	// to a safety question) and ModelText speaks in the first person: a
+	// score of Thresholds.Raise or more makes 2.
+	MayRaise bool
+	// MayRaiseImminent says a level-2 verdict (the rules' or the scorer's)
+	// may become 3: no modifier lowered or set aside any rule match in the
+	// message, and it is not about someone else.
+	MayRaiseImminent bool
+	// Cue says ModelText names a time (tonight, tomorrow) or a means
+	// (pills, a rope, a height), which a High score needs to make 3.
+	Cue bool
+}
+
+// NeedsScore reports whether a score could change the verdict.
+func (v RulesVerdict) NeedsScore() bool {
+	return v.MayRaise || (v.MayRaiseImminent && v.Cue && v.Level == LevelIdeation)
+}
+
+// WithScore applies a learned score under th: it only raises, as
+// Thresholds says, and never touches a verdict the rules decided.
+func (v RulesVerdict) WithScore(score float64, th Thresholds) Assessment {
+	a := v.Assessment
+	a.Path = a.Path[:len(a.Path):len(a.Path)] // appends below copy
+	if v.MayRaise && a.Level < LevelIdeation && score >= th.Raise {
+		a.Level = LevelIdeation
+		a.Confidence = learnedConfidence
+		a.Reason = "learned scorer: worded like posts about wanting to die"
+		a.Path = append(a.Path, "model:raised")
+	}
+	if v.MayRaiseImminent && v.Cue && a.Level == LevelIdeation && score >= th.High {
+		a.Level = LevelImminent
+		a.Confidence = learnedConfidence
+		a.Reason = "learned scorer: worded like crisis posts, with a time or a means"
+		a.Path = append(a.Path, "model:imminent")
+	}
+	return a.Finish()
+}
+
+// learnedConfidence is the confidence of a verdict the scorer raised: below
+// the gate's confidentFloor, so that a configured LLM reading the meaning
+// may moderate it by one step (never below a direct question from 2).
+const learnedConfidence = 0.7
+
+// learnedRaise joins the scorer to the rules' verdict.
+func (f *Floor) learnedRaise(v RulesVerdict) Assessment {
+	if f.scorer == nil || !v.NeedsScore() {
+		return v.Assessment
+	}
+	return v.WithScore(f.scorer.Score(v.ModelText), f.th)
+}
+
+// decidedModifier reports whether a rule modifier deliberately set a match
+// aside (level 0 or 1, or a lowered level): the scorer does not read that
+// clause, so it cannot undo the decision. Modifiers that only say the rules
+// lack context (no_context, no_talk, no_own_context) are not decisions: the
+// scorer may read the whole text there. A conditional ("if I fail I'll kill
+// myself") keeps level 2 and only blocks level 3 (see imminentBlocker).
+func decidedModifier(mod string) bool {
+	switch mod {
+	case "negated", "third_party", "saying", "idiom", "fiction", "accident", "past_recovered", "past", "laughter", "conditional_laughter":
+		return true
 	}
 	return false
 }
 
-// learnedRaise applies the scorer to a verdict below crisis.
-func (f *Floor) learnedRaise(a Assessment, canon string) Assessment {
-	if f.scorer == nil || a.Level >= LevelIdeation || a.Flags.ThirdParty || ruleDecided(a.Path) {
-		return a
-	}
-	t := f.t1
-	if a.Level == LevelNone {
-		t = f.t0
-	}
-	if t > 1 {
-		return a
-	}
-	if idiomRe.MatchString(canon) {
-		// A figure of speech ("this exam is killing me") is a rule
-		// decision too.
-		return a
-	}
-	p := f.scorer.Score(canon)
-	if p < t {
-		return a
-	}
-	a.Level = LevelIdeation
-	a.Confidence = p
-	a.Reason = "learned classifier: wording like posts about wanting to die"
-	a.Path = append(a.Path, "model:raised")
-	return a
+// imminentBlocker reports a modifier after which the scorer may not raise a
+// message to level 3: every decided modifier and the conditional.
+func imminentBlocker(mod string) bool {
+	return decidedModifier(mod) || mod == "conditional"
 }
+
+// modelView builds the RulesVerdict of a finished rules assessment of
+// canon.
+func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdict {
+	v := RulesVerdict{Assessment: a}
+	if a.Level >= LevelImminent {
+		return v
+	}
+	h := cur.hits
+	if h == nil {
+		h = findHits(canon) // an empty text: scan found no hits
+	}
+	spans := setAside(canon, h, cur.decided)
+	v.ModelText = maskClauses(canon, spans)
+	if !firstPerson(v.ModelText) {
+		// The scorer judges the writer's own statements: a text with no
+		// "I", "me" or "my" left ("what is suicide?", news, a friend's
+		// story) is never raised, however much it is about suicide.
+		return v
+	}
+	v.MayRaise = a.Level < LevelIdeation
+	v.MayRaiseImminent = !a.Flags.ThirdParty && len(spans) == 0
+	if v.MayRaiseImminent {
+		for _, p := range a.Path {
+			if _, mod, ok := strings.Cut(p, "/"); ok && imminentBlocker(mod) {
+				v.MayRaiseImminent = false
+				break
+			}
+		}
+	}
+	// With nothing set aside the scorer reads canon itself, whose timing and
+	// preparation the scan already read.
+	v.Cue = v.MayRaiseImminent && (cur.timing || cur.prep || meansRe.matchHits(canon, h))
+	return v
+}
+
+// setAside adds to spans the clauses whose wording the rules would set
+// aside had a rule matched there: a figure of speech ("this exam is killing
+// me", "my phone is dying"); talk of suicide or death that is negated ("I'm
+// not suicidal"), in the past ("I was suicidal in high school"), framed as
+// a topic ("an essay on suicide prevention", "I volunteer for a suicide
+// hotline") or laughed at ("kill me lol"); an injury by accident ("I cut
+// myself while shaving"). h are the prefilter hits of canon.
+func setAside(canon string, h hits, spans [][2]int) [][2]int {
+	var bounds []int
+	each := func(re filteredRe, aside func(loc []int, cs, ce int, sp string) bool) {
+		if !re.matchHits(canon, h) {
+			return
+		}
+		if bounds == nil {
+			bounds = clauseBounds(canon)
+		}
+		for _, loc := range re.re.FindAllStringIndex(canon, -1) {
+			cs, ce := clauseOf(canon, bounds, loc[0])
+			sp := decidedSpan(canon, cs, ce, loc[0])
+			if aside(loc, cs, ce, canon[sp[0]:sp[1]]) {
+				spans = append(spans, sp)
+			}
+		}
+	}
+	each(idiomRe, func([]int, int, int, string) bool { return true })
+	each(suicideTalkRe, func(loc []int, cs, ce int, sp string) bool {
+		return negatedBefore(canon[cs:loc[0]]) || pastRe.matchHits(near(canon, loc, cs, ce), h) ||
+			topicFrameRe.matchHits(sp, h) || hasLaugh(sp)
+	})
+	each(injuryTalkRe, func(_ []int, _, _ int, sp string) bool { return accidentRe.matchHits(sp, h) })
+	return spans
+}
+
+// injuryTalkRe are words of injury that an accident explains.
+var injuryTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:cut|cuts|cutting|burn|burned|burnt|burning|hurt|hurting|injured|bleed|bleeding|bled|bruised|broke)\b`))
+
+// decidedSpan is the part of the clause [cs, ce) that a decision about a
+// match starting at start covers: up to a "but" from the match on, which
+// turns the statement ("I'm not suicidal, but I don't want to be alive").
+func decidedSpan(canon string, cs, ce, start int) [2]int {
+	if k := strings.Index(canon[start:ce], " but "); k >= 0 {
+		ce = start + k
+	}
+	return [2]int{cs, ce}
+}
+
+// firstPerson reports a first-person word in canon.
+func firstPerson(canon string) bool {
+	for i := 0; i < len(canon); {
+		j := strings.IndexByte(canon[i:], ' ')
+		if j < 0 {
+			j = len(canon) - i
+		}
+		switch canon[i : i+j] {
+		case "i", "im", "ive", "ill", "id", "me", "my", "myself", "mine", "imma":
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
+// maskClauses returns canon without the clauses in spans, the rest joined by
+// sentence marks. With no spans it returns canon itself.
+func maskClauses(canon string, spans [][2]int) string {
+	if len(spans) == 0 {
+		return canon
+	}
+	spans = slices.Clone(spans)
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	var b strings.Builder
+	at := 0
+	keep := func(s string) {
+		s = strings.Trim(s, " .")
+		if s == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteString(" . ")
+		}
+		b.WriteString(s)
+	}
+	for _, sp := range spans {
+		if sp[0] > at {
+			keep(canon[at:sp[0]])
+		}
+		at = max(at, sp[1])
+	}
+	if at < len(canon) {
+		keep(canon[at:])
+	}
+	return b.String()
+}
+
+// topicFrameRe frames talk of suicide as a topic: study, work, media,
+// fiction, volunteering.
+var topicFrameRe = newFilteredRe(regexp.MustCompile(`\b(?:essay|paper|thesis|dissertation|research|researching|article|assignment|homework|project|presentation|report|documentary|podcast|statistics|stats|rates?|prevention|awareness|hotline|lifeline|helpline|fundraiser|charity|volunteer\w*|training|lecture|seminar|workshop|novel|story|book|movie|film|show|series|episode|song|lyrics|poem|character|game|fiction|fanfic|news|definition|define|meaning)\b`))
+
+// meansRe names a lethal means or a place to fall from, for the scorer's
+// level-3 cue (never a level on its own).
+var meansRe = newFilteredRe(regexp.MustCompile(`\b(?:pills?|tablets?|meds|medications?|overdos\w*|bottle of|rope|noose|belt|hang|hanging|gun|guns|pistol|rifle|shotgun|firearm|bullets?|knife|knives|blades?|razors?|bridge|roof|rooftop|ledge|balcony|cliff|jump|train tracks|railway|gas|carbon monoxide|helium|exhaust|plastic bag|poison|bleach|antifreeze|drown|wrists?|tylenol|paracetamol|acetaminophen|insulin|sleeping pills)\b`))

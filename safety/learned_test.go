@@ -1,47 +1,266 @@
 package safety
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
 
 // constScorer always gives the same score.
 type constScorer float64
 
 func (c constScorer) Score(string) float64 { return float64(c) }
 
-func TestLearnedScorerOnlyRaisesWhatTheRulesAreUnsureOf(t *testing.T) {
+// recordingScorer gives a fixed score and records the texts it read.
+type recordingScorer struct {
+	mu    sync.Mutex
+	score float64
+	read  []string
+}
+
+func (r *recordingScorer) Score(canon string) float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.read = append(r.read, canon)
+	return r.score
+}
+
+// testThresholds raise at 0.8 and make level 3 at 0.95.
+var testThresholds = Thresholds{Raise: 0.8, High: 0.95}
+
+func TestLearnedScorerCombinationTable(t *testing.T) {
 	cases := []struct {
 		name  string
 		score float64
-		t0    float64
-		text  string
+		in    Input
 		want  Level
 		path  string
 	}{
-		{"level 1 with a high score is raised", 0.99, 0, "I feel so hopeless lately", 2, "model:raised"},
-		{"level 1 with a low score stays", 0.2, 0, "I feel so hopeless lately", 1, ""},
-		{"level 0 is not raised with the default thresholds", 0.94, 0, "everything feels far away", 0, ""},
-		{"level 0 is raised above its own threshold", 0.99, 0.98, "everything feels far away", 2, "model:raised"},
-		{"level 3 is never lowered", 0, 0, "I'm going to kill myself tonight", 3, ""},
-		{"level 2 is never lowered", 0, 0, "I want to die", 2, ""},
-		{"negation stands", 1, 0.5, "I would never kill myself", 0, ""},
-		{"third party stands", 1, 0.5, "my brother said he wants to die", 0, ""},
-		{"idiom stands", 1, 0.5, "this exam is killing me", 0, ""},
-		{"past and recovered stands", 1, 0.5, "I used to want to die, I'm in a better place now", 0, ""},
+		// The model may raise an unsure verdict to 2.
+		{"quiet verdict with a score above Raise becomes 2", 0.85, Input{Text: "I have nothing left and I'm so tired of all of it"}, 2, "model:raised"},
+		{"warning signs with a score above Raise become 2", 0.85, Input{Text: "I feel so hopeless lately"}, 2, "model:raised"},
+		{"a score below Raise changes nothing", 0.79, Input{Text: "I feel so hopeless lately"}, 1, ""},
+		{"a quiet verdict with a low score stays 0", 0.1, Input{Text: "I have nothing left and I'm so tired of all of it"}, 0, ""},
+		// A very high score with a timing or means cue makes 3.
+		{"very high score with a timing cue becomes 3", 0.97, Input{Text: "I have nothing left and tonight I'm done with all of it"}, 3, "model:imminent"},
+		{"very high score with a means cue becomes 3", 0.97, Input{Text: "I keep looking at the pills in my drawer, I have nothing left"}, 3, "model:imminent"},
+		{"very high score without a cue stays 2", 0.97, Input{Text: "I have nothing left and I'm so tired of all of it"}, 2, "model:raised"},
+		{"a cue with a score between Raise and High stays 2", 0.9, Input{Text: "I have nothing left and tonight I'm done with all of it"}, 2, "model:raised"},
+		{"rules' level 2 with a cue and a very high score becomes 3", 0.97, Input{Text: "I want to die, I keep staring at the pills"}, 3, "model:imminent"},
+		// Nothing the model says lowers a verdict.
+		{"level 3 is never lowered", 0, Input{Text: "I'm going to kill myself tonight"}, 3, ""},
+		{"level 2 is never lowered", 0, Input{Text: "I want to die"}, 2, ""},
+		{"level 1 is never lowered", 0, Input{Text: "I feel so hopeless lately"}, 1, ""},
+		// Deliberate rule decisions stand.
+		{"negation stands", 1, Input{Text: "I would never kill myself"}, 0, ""},
+		{"third party stands", 1, Input{Text: "my brother said he wants to die"}, 0, ""},
+		{"idiom stands", 1, Input{Text: "this exam is killing me"}, 0, ""},
+		{"figure of speech without a rule match stands", 1, Input{Text: "my phone is dying and I'm dead tired"}, 0, ""},
+		{"past and recovered stands", 1, Input{Text: "I used to want to die, I'm in a better place now"}, 0, ""},
+		{"accident stands", 1, Input{Text: "I accidentally cut myself while shaving and it won't stop bleeding"}, 0, ""},
+		{"a rule's reading of a phrase as ordinary stands", 1, Input{Text: "I'm going to end it with my boyfriend tonight"}, 0, ""},
+		{"laughter stands", 1, Input{Text: "kill me lol"}, 0, ""},
+		{"denial after a safety question stands", 1, Input{Text: "no, I'm not", AskedSafetyQuestion: true, History: []string{"I can't do this anymore"}}, 0, ""},
+		{"negated talk of suicide no rule matched stands", 1, Input{Text: "I'm not suicidal, just stressed about work"}, 0, ""},
+		{"talk of suicide as a topic stands", 1, Input{Text: "I'm writing an essay on suicide prevention"}, 0, ""},
+		{"past talk of suicide no rule matched stands", 1, Input{Text: "I was suicidal in high school"}, 0, ""},
+		{"a conditional keeps 2 and is not raised to 3", 1, Input{Text: "if I fail this exam I'll kill myself, I have pills in my drawer"}, 2, ""},
+		{"a text with no first person is not raised", 1, Input{Text: "what is the most common way people end it"}, 0, ""},
 	}
 	for _, c := range cases {
-		f := NewFloorWith(FloorOptions{Scorer: constScorer(c.score), Threshold0: c.t0})
-		a := f.Assess(Input{Text: c.text})
-		if a.Level != c.want {
-			t.Errorf("%s: level %d (path %v), want %d", c.name, a.Level, a.Path, c.want)
-		}
-		if c.path != "" && !hasPath(a, c.path) {
-			t.Errorf("%s: path %v lacks %q", c.name, a.Path, c.path)
-		}
-		checkDerived(t, a)
+		t.Run(c.name, func(t *testing.T) {
+			f := NewFloorWith(FloorOptions{Scorer: constScorer(c.score), Thresholds: testThresholds})
+			rules := NewFloorWith(FloorOptions{}).Assess(c.in)
+			a := f.Assess(c.in)
+			if a.Level != c.want {
+				t.Errorf("level %d (path %v), want %d", a.Level, a.Path, c.want)
+			}
+			if a.Level < rules.Level {
+				t.Errorf("the model lowered the rules' level %d to %d", rules.Level, a.Level)
+			}
+			if c.path != "" && !hasPath(a, c.path) {
+				t.Errorf("path %v lacks %q", a.Path, c.path)
+			}
+			if c.path == "" && (hasPath(a, "model:raised") || hasPath(a, "model:imminent")) {
+				t.Errorf("path %v says the model raised", a.Path)
+			}
+			if !slices.Equal(a.Flags.Names(), rules.Flags.Names()) {
+				t.Errorf("flags %v, rules alone %v", a.Flags.Names(), rules.Flags.Names())
+			}
+			checkDerived(t, a)
+		})
 	}
 }
 
-func TestNewFloorIsRulesOnly(t *testing.T) {
-	if NewFloor().scorer != nil {
-		t.Error("the default floor carries a learned scorer; cross-validation did not justify one (see safety/internal/train)")
+func TestLearnedScorerReadsTheMessageWithoutDecidedClauses(t *testing.T) {
+	cases := []struct {
+		text     string
+		read     string // "" = the scorer is not asked
+		notAsked bool
+	}{
+		{"I would never kill myself. I just feel empty lately", "i just feel empty lately", false},
+		{"my sister said she wants to die. I can't sleep and I feel empty", "i cant sleep and i feel empty", false},
+		{"I'm not suicidal, but I don't see the point of waking up", "but i dont see the point of waking up", false},
+		{"this exam is killing me", "", true},
+		{"I want to kill myself", "", true}, // level 2 with no cue: no score changes it
 	}
+	for _, c := range cases {
+		r := &recordingScorer{score: 0}
+		NewFloorWith(FloorOptions{Scorer: r, Thresholds: testThresholds}).Assess(Input{Text: c.text})
+		switch {
+		case c.notAsked && len(r.read) > 0:
+			t.Errorf("%q: the scorer was asked to read %q", c.text, r.read)
+		case !c.notAsked && (len(r.read) != 1 || r.read[0] != c.read):
+			t.Errorf("%q: the scorer read %q, want %q", c.text, r.read, c.read)
+		}
+	}
+}
+
+func TestWithScoreLeavesTheVerdictUntouched(t *testing.T) {
+	v := NewFloorWith(FloorOptions{}).AssessRules(Input{Text: "I have nothing left and tonight I'm done with all of it"})
+	if !v.MayRaise || !v.Cue || !v.NeedsScore() {
+		t.Fatalf("verdict %+v: want a quiet verdict with a cue that a score may raise", v)
+	}
+	before := slices.Clone(v.Path)
+	hi := v.WithScore(0.99, testThresholds)
+	lo := v.WithScore(0.1, testThresholds)
+	if hi.Level != 3 || lo.Level != v.Level {
+		t.Errorf("levels %d and %d, want 3 and %d", hi.Level, lo.Level, v.Level)
+	}
+	if !slices.Equal(v.Path, before) || slices.Contains(lo.Path, "model:raised") {
+		t.Errorf("one WithScore changed another's path: verdict %v, low %v", v.Path, lo.Path)
+	}
+	if hi.Confidence >= confidentFloor {
+		t.Errorf("a learned raise has confidence %v; a configured LLM must be able to moderate it", hi.Confidence)
+	}
+}
+
+func TestThresholdsAboveOneNeverFire(t *testing.T) {
+	f := NewFloorWith(FloorOptions{Scorer: constScorer(1), Thresholds: Thresholds{Raise: 2, High: 2}})
+	if a := f.Assess(Input{Text: "I feel so hopeless lately"}); a.Level != 1 {
+		t.Errorf("level %d with thresholds 2: want the rules' 1", a.Level)
+	}
+	// A scorer without stored thresholds and none given never raises.
+	if a := NewFloorWith(FloorOptions{Scorer: constScorer(1)}).Assess(Input{Text: "I feel so hopeless lately"}); a.Level != 1 {
+		t.Errorf("level %d with no thresholds: want the rules' 1", a.Level)
+	}
+}
+
+func TestNewFloorIsRulesPlusTheEmbeddedModel(t *testing.T) {
+	f := NewFloor()
+	if f.scorer == nil {
+		t.Fatal("the default floor has no learned scorer")
+	}
+	if f.th.Raise < 0.5 || f.th.Raise > 1 || f.th.High < f.th.Raise || f.th.High > 1 {
+		t.Errorf("embedded thresholds %+v: want 0.5 <= raise <= high <= 1", f.th)
+	}
+	if _, err := LoadModel(embeddedModelFile); err != nil {
+		t.Fatalf("the embedded model does not load: %v", err)
+	}
+	// The model reads canonical text and knows the wording of crisis posts.
+	m := EmbeddedModel()
+	if hi, lo := m.Score(Normalize("I can't do this anymore, I just want to die")), m.Score(Normalize("I can't wait for the weekend, the weather looks great")); hi <= lo {
+		t.Errorf("crisis wording scores %.3f, everyday wording %.3f", hi, lo)
+	}
+}
+
+func TestLoadModelRejectsADamagedFile(t *testing.T) {
+	damaged := slices.Clone(embeddedModelFile)
+	damaged[len(damaged)/3] ^= 0x01
+	cases := map[string][]byte{
+		"flipped byte": damaged,
+		"truncated":    embeddedModelFile[:len(embeddedModelFile)/2],
+		"not a model":  []byte("{\"weights\": []}"),
+	}
+	for name, data := range cases {
+		if _, err := LoadModel(data); err == nil || !strings.Contains(err.Error(), "load crisis model") {
+			t.Errorf("%s: error %v, want a load error", name, err)
+		}
+	}
+}
+
+// TestFigurativeAndThirdPartyStayCalmWithTheModel checks wording that shares
+// words with risk (written for this test) against the full default floor:
+// the model must not raise any of it into crisis.
+func TestFigurativeAndThirdPartyStayCalmWithTheModel(t *testing.T) {
+	f := NewFloor()
+	rules := NewFloorWith(FloorOptions{})
+	for _, s := range []string{
+		// climbing and ropes
+		"the rope on my climbing harness is frayed, time to buy a new one",
+		"I'm learning to tie a bowline with my climbing rope before the trip tomorrow",
+		"I bought a new climbing rope for the gym this weekend",
+		// batteries and devices
+		"my phone died halfway through the call with my mum, so annoying",
+		"the battery in my car died again this morning and I was late to work",
+		"my laptop battery is dead and I lost all my notes",
+		// a relative's or friend's crisis
+		"my cousin tried to kill himself last month and I feel guilty I didn't see it",
+		"my friend keeps saying she wants to die and I don't know how to help her",
+		"what should I do if my roommate says he wants to kill himself",
+		// plans for work
+		"I need to figure out a plan for my history essay, it's due Monday",
+		"I'm so stressed, I need a plan for this essay or I'm going to fail the class",
+		"my essay plan is due tomorrow and I have no idea where to start",
+		// negation, the past, the topic
+		"I'm not suicidal, I'm just really tired of this job",
+		"I'm not suicidal, just stressed about work",
+		"I was suicidal in high school but I'm in a much better place now",
+		"I used to cut but I'm three years clean and proud of it",
+		"I'm writing an essay on suicide prevention",
+		"I volunteer for a suicide hotline on weekends",
+		"what is suicide?",
+		// idioms and everyday life
+		"I'm dying laughing at this video",
+		"ugh kill me, I have three meetings back to back",
+		"I'm dead tired after that shift",
+		"how do I kill a python process",
+		"I cut myself cooking dinner",
+		"I took two ibuprofen for my headache",
+		"I saved up enough money for the trip",
+		"my grandma passed away last night and I can't stop crying",
+		"I'm going to the doctor tomorrow about my meds",
+	} {
+		a, r := f.Assess(Input{Text: s}), rules.Assess(Input{Text: s})
+		if a.Level >= LevelIdeation {
+			t.Errorf("%q: level %d (path %v), want below crisis", s, a.Level, a.Path)
+		}
+		if a.Level != r.Level {
+			t.Errorf("%q: the model moved the rules' level %d to %d (path %v)", s, r.Level, a.Level, a.Path)
+		}
+	}
+}
+
+// TestEvasionDoesNotSlipUnderTheModel: the model reads the canonical text,
+// so an obfuscated message gets the verdict of its plain form, including
+// where only the model raises it.
+func TestEvasionDoesNotSlipUnderTheModel(t *testing.T) {
+	f := NewFloor()
+	rules := NewFloorWith(FloorOptions{})
+	raisedByModel := 0
+	for _, p := range append(append([]string(nil), evasionClear...), evasionModel...) {
+		plain := f.Assess(Input{Text: p})
+		if rules.Assess(Input{Text: p}).Level < plain.Level {
+			raisedByModel++
+		}
+		for _, o := range obfuscations {
+			in := o.f(p)
+			if Normalize(in) != Normalize(p) {
+				continue // the evasion suite checks these by level
+			}
+			if a := f.Assess(Input{Text: in}); a.Level != plain.Level {
+				t.Errorf("%s of %q: level %d (path %v), plain text %d", o.name, p, a.Level, a.Path, plain.Level)
+			}
+		}
+	}
+	if raisedByModel == 0 {
+		t.Error("no phrase in the set is raised by the model: the test proves nothing about it")
+	}
+}
+
+// evasionModel are messages the rules alone leave below crisis and the
+// model raises (written for this test).
+var evasionModel = []string{
+	"I don't see myself alive next year",
 }

@@ -34,6 +34,8 @@ Usage:
   haven chat [--config FILE] [--db FILE]      chat in the terminal
   haven assess [--config FILE]                read JSONL {"text":...,"history":[...]} on stdin, write assessments
   haven eval crisis [flags] FILE...           measure the crisis gate on labelled JSONL files
+  haven eval crisis --loso DIR [FILE...]      leave one source out: train the learned scorer on the
+                                              other sources, measure the floor on the one left out
   haven help                                  this text
 
 Configuration: --config FILE (YAML, see configs/haven.example.yaml), every key overridable by

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,5 +169,50 @@ func TestEvalCrisisExitsNonZeroBelowThresholds(t *testing.T) {
 	code, _, errOut = haven(t, "", noEnv, "eval", "crisis", "--floor", "--min-recall", "0.9", file)
 	if code != 1 || !strings.Contains(errOut, "below thresholds") {
 		t.Fatalf("exit %d, want 1 below thresholds; stderr:\n%s", code, errOut)
+	}
+}
+
+func TestEvalCrisisLOSOPrintsTheTableBySource(t *testing.T) {
+	dir := t.TempDir()
+	var a, b strings.Builder
+	for i := 0; i < 8; i++ {
+		fmt.Fprintf(&a, `{"id": "a%d", "text": "I want to die, day %d", "crisis": true}`+"\n", i, i)
+		fmt.Fprintf(&a, `{"id": "an%d", "text": "I love my dog, day %d", "crisis": false}`+"\n", i, i)
+		fmt.Fprintf(&b, `{"id": "b%d", "text": "I wish I was dead on day %d", "level": 2}`+"\n", i, i)
+		fmt.Fprintf(&b, `{"id": "bn%d", "text": "my exam went well on day %d", "level": 0}`+"\n", i, i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "alpha.jsonl"), []byte(a.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	extra := filepath.Join(t.TempDir(), "beta.jsonl")
+	if err := os.WriteFile(extra, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := haven(t, "", noEnv, "eval", "crisis", "--loso", dir, extra)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{"source left out", "alpha", "beta", "2 sources in"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "want to die") {
+		t.Error("the table prints message text")
+	}
+	code, _, errOut = haven(t, "", noEnv, "eval", "crisis", "--loso", t.TempDir())
+	if code != 2 || !strings.Contains(errOut, "no *.jsonl files") {
+		t.Errorf("empty dir: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+func TestEvalCrisisRulesFlagMeasuresTheRulesAlone(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "tiny.jsonl")
+	if err := os.WriteFile(file, []byte(`{"id": "a", "text": "I want to kill myself", "level": 2}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := haven(t, "", noEnv, "eval", "crisis", "--rules", file)
+	if code != 0 || !strings.Contains(out, "recall level>=2:        1.000") {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }

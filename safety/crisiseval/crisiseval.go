@@ -142,7 +142,10 @@ func AssessStream(ctx context.Context, a Assessor, r io.Reader, w io.Writer, wor
 }
 
 // Row is one labelled row of an evaluation file. Level is the exact gold
-// level; MaxLevel says the row is at most that level (non-suicidal sets).
+// level; MaxLevel says the row is at most that level (non-suicidal sets);
+// Crisis is a binary label (the training corpus): true for the writer's
+// own ideation, intent, attempt or self-injury (level >= 2), false for
+// anything else (level <= 1).
 type Row struct {
 	ID                  string   `json:"id"`
 	Text                string   `json:"text"`
@@ -150,10 +153,28 @@ type Row struct {
 	AskedSafetyQuestion bool     `json:"asked_safety_question"`
 	Level               *int     `json:"level"`
 	MaxLevel            *int     `json:"max_level"`
+	Crisis              *bool    `json:"crisis"`
+}
+
+// Positive reports a crisis row (level >= 2 or crisis true).
+func (r Row) Positive() bool {
+	return (r.Level != nil && *r.Level >= 2) || (r.Level == nil && r.Crisis != nil && *r.Crisis)
+}
+
+// Negative reports a row that is not a crisis (level < 2, max_level <= 1,
+// or crisis false). A row with max_level 2 or 3 is neither.
+func (r Row) Negative() bool {
+	switch {
+	case r.Level != nil:
+		return *r.Level < 2
+	case r.MaxLevel != nil:
+		return *r.MaxLevel <= 1
+	}
+	return r.Crisis != nil && !*r.Crisis
 }
 
 // ReadRows reads a labelled JSONL file. Every row needs a text and a level
-// or max_level in 0..3.
+// or max_level in 0..3, or a crisis bool.
 func ReadRows(path string) ([]Row, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -179,8 +200,8 @@ func readRows(r io.Reader, name string) ([]Row, error) {
 			return nil, fmt.Errorf("%s line %d: %w", name, n, err)
 		}
 		switch {
-		case row.Level == nil && row.MaxLevel == nil:
-			return nil, fmt.Errorf("%s line %d: neither level nor max_level", name, n)
+		case row.Level == nil && row.MaxLevel == nil && row.Crisis == nil:
+			return nil, fmt.Errorf("%s line %d: none of level, max_level or crisis", name, n)
 		case row.Level != nil && (*row.Level < 0 || *row.Level > 3):
 			return nil, fmt.Errorf("%s line %d: level %d out of 0..3", name, n, *row.Level)
 		case row.MaxLevel != nil && (*row.MaxLevel < 0 || *row.MaxLevel > 3):
@@ -195,26 +216,28 @@ func readRows(r io.Reader, name string) ([]Row, error) {
 }
 
 // goldOrder lists the confusion-matrix rows: exact levels, then "<=1" for rows
-// known only to be at most level 1 (and "<=0", "<=2" if present).
-var goldOrder = []string{"0", "1", "2", "3", "<=0", "<=1", "<=2", "<=3"}
+// known only to be at most level 1 (and "<=0", "<=2" if present), then the
+// binary labels "crisis" and "not".
+var goldOrder = []string{"0", "1", "2", "3", "<=0", "<=1", "<=2", "<=3", "crisis", "not"}
 
 // Result holds the figures for one file or for all files together.
 type Result struct {
 	Name string `json:"name"`
 	Rows int    `json:"rows"`
-	// Positives are rows with level >= 2; Caught of them were predicted >= 2.
+	// Positives are rows with level >= 2 or crisis true; Caught of them
+	// were predicted >= 2.
 	Positives int `json:"positives"`
 	Caught    int `json:"caught"`
 	// Level3 rows; At3 predicted 3, At2Plus predicted >= 2.
 	Level3  int `json:"level3"`
 	L3At3   int `json:"level3_at_3"`
 	L3At2Up int `json:"level3_at_2_or_more"`
-	// Negatives are rows with level < 2 or max_level <= 1; FalseCrisis of
-	// them were predicted >= 2.
+	// Negatives are rows with level < 2, max_level <= 1 or crisis false;
+	// FalseCrisis of them were predicted >= 2.
 	Negatives   int `json:"negatives"`
 	FalseCrisis int `json:"false_crisis"`
-	// Confusion maps a gold label ("0".."3", "<=1") to counts of predicted
-	// levels 0..3.
+	// Confusion maps a gold label ("0".."3", "<=1", "crisis", "not") to
+	// counts of predicted levels 0..3.
 	Confusion map[string][4]int `json:"confusion"`
 	// MissedIDs and FalseCrisisIDs name rows (by id, never text).
 	MissedIDs      []string `json:"missed_ids,omitempty"`
@@ -260,22 +283,27 @@ func add(res *Result, row Row, pred safety.Level) {
 	res.Rows++
 	p := int(pred)
 	gold := ""
-	if row.Level != nil {
+	switch {
+	case row.Level != nil:
 		gold = fmt.Sprint(*row.Level)
-	} else {
+	case row.MaxLevel != nil:
 		gold = fmt.Sprintf("<=%d", *row.MaxLevel)
+	case *row.Crisis:
+		gold = "crisis"
+	default:
+		gold = "not"
 	}
 	c := res.Confusion[gold]
 	c[p]++
 	res.Confusion[gold] = c
-	if row.Level != nil && *row.Level >= 2 {
+	if row.Positive() {
 		res.Positives++
 		if p >= 2 {
 			res.Caught++
 		} else {
 			res.MissedIDs = append(res.MissedIDs, row.ID)
 		}
-		if *row.Level == 3 {
+		if row.Level != nil && *row.Level == 3 {
 			res.Level3++
 			if p == 3 {
 				res.L3At3++
@@ -285,7 +313,7 @@ func add(res *Result, row Row, pred safety.Level) {
 			}
 		}
 	}
-	if (row.Level != nil && *row.Level < 2) || (row.Level == nil && *row.MaxLevel <= 1) {
+	if row.Negative() {
 		res.Negatives++
 		if p >= 2 {
 			res.FalseCrisis++

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,83 +12,102 @@ import (
 	"github.com/havenbot/haven/safety/internal/lr"
 )
 
-// writeData writes a small labelled file with synthetic rows.
-func writeData(t *testing.T) string {
+// writeSources writes two small labelled files with synthetic rows (one in
+// the training corpus's format, one in the tuning files' format) and
+// returns their paths.
+func writeSources(t *testing.T) []string {
 	t.Helper()
-	var b strings.Builder
-	pos := []string{"I want to die", "I wish I was dead", "I want to end my life", "no reason to live anymore"}
+	dir := t.TempDir()
+	pos := []string{"I want to die", "I wish I was dead", "I can't go on living", "no reason to live anymore"}
 	neg := []string{"I want pizza", "my exam went well", "I love my dog", "how do I fix my bike"}
+	var a, b strings.Builder
 	for i := 0; i < 10; i++ {
 		for j, p := range pos {
-			fmt.Fprintf(&b, `{"id": "p%d-%d", "text": %q, "level": 2}`+"\n", i, j, p)
+			fmt.Fprintf(&a, `{"id": "a-p%d-%d", "text": "%s on day %d", "crisis": true, "source": "a"}`+"\n", i, j, p, i)
+			fmt.Fprintf(&b, `{"id": "b-p%d-%d", "text": "%s, day %d", "level": 2}`+"\n", i, j, p, i)
 		}
 		for j, n := range neg {
-			fmt.Fprintf(&b, `{"id": "n%d-%d", "text": %q, "max_level": 1}`+"\n", i, j, n)
+			fmt.Fprintf(&a, `{"id": "a-n%d-%d", "text": "%s on day %d", "crisis": false, "source": "a"}`+"\n", i, j, n, i)
+			fmt.Fprintf(&b, `{"id": "b-n%d-%d", "text": "%s, day %d", "max_level": 1}`+"\n", i, j, n, i)
 		}
 	}
-	p := filepath.Join(t.TempDir(), "toy.jsonl")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+	pa, pb := filepath.Join(dir, "alpha.jsonl"), filepath.Join(dir, "beta.jsonl")
+	if err := os.WriteFile(pa, []byte(a.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	if err := os.WriteFile(pb, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return []string{pa, pb}
 }
 
-func TestTrainWritesALoadableModel(t *testing.T) {
-	data := writeData(t)
-	out := filepath.Join(t.TempDir(), "model.bin")
-	var stdout bytes.Buffer
-	if err := run([]string{"-bits", "12", "-out", out, data}, &stdout); err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := lr.UnmarshalBinary(raw)
-	if err != nil {
-		t.Fatalf("written model does not load: %v", err)
-	}
-	if p := m.Score("i want to die"); p < 0.5 {
-		t.Errorf("trained model scores a training positive %.3f", p)
-	}
-	if !strings.Contains(stdout.String(), "trained on 80 rows") {
-		t.Errorf("output = %q", stdout.String())
-	}
-}
-
-func TestCrossValidationReportsRulesAndModel(t *testing.T) {
-	var stdout bytes.Buffer
-	if err := run([]string{"-bits", "12", "-cv", "5", writeData(t)}, &stdout); err != nil {
-		t.Fatal(err)
-	}
-	got := stdout.String()
-	for _, want := range []string{"5-fold cross-validation over 80 rows", "rules only", "rules+model t1=0.90 t0=never", "recall", "fc "} {
-		if !strings.Contains(got, want) {
-			t.Errorf("report lacks %q", want)
+func TestTrainWritesTheSameLoadableModelEveryTime(t *testing.T) {
+	src := writeSources(t)
+	dir := t.TempDir()
+	var first []byte
+	for i, workers := range []string{"1", "3"} {
+		out := filepath.Join(dir, fmt.Sprintf("model%d.bin", i))
+		var stdout bytes.Buffer
+		if err := run(context.Background(), append([]string{"-workers", workers, "-out", out}, src...), &stdout); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if strings.Contains(got, "I want to die") {
-		t.Error("report prints message text")
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := lr.UnmarshalBinary(data)
+		if err != nil {
+			t.Fatalf("the written model does not load: %v", err)
+		}
+		if p := m.Score("i want to die on day 3"); p < 0.5 {
+			t.Errorf("the model scores a training crisis %.3f", p)
+		}
+		if first == nil {
+			first = data
+		} else if !bytes.Equal(first, data) {
+			t.Error("the same data gave different model bytes")
+		}
+		got := stdout.String()
+		for _, want := range []string{"| alpha | 40 | 40 |", "| beta | 40 | 40 |", "trained on 160 of 160 rows", "thresholds raise", "out of fold: recall"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("report lacks %q:\n%s", want, got)
+			}
+		}
+		if strings.Contains(got, "want to die") || strings.Contains(got, "pizza") {
+			t.Error("the report prints message text")
+		}
 	}
 }
 
 func TestTrainRejectsBadUse(t *testing.T) {
-	bad := filepath.Join(t.TempDir(), "bad.jsonl")
-	os.WriteFile(bad, []byte(`{"id": "x", "text": "hi"}`+"\n"), 0o644)
+	src := writeSources(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(`{"id": "x", "text": "hi", "crisis": false}`+"\n"+`{"id": "y", "text": "hello"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(t.TempDir(), filepath.Base(src[0]))
+	if err := os.Link(src[0], again); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m.bin")
 	cases := []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-cv", "5"}, "no data files"},
-		{[]string{writeData(t)}, "exactly one of -out FILE or -cv K"},
-		{[]string{"-cv", "5", "-out", "x", writeData(t)}, "exactly one of"},
-		{[]string{"-cv", "5", bad}, `needs "level" or "max_level"`},
-		{[]string{"-cv", "5", filepath.Join(t.TempDir(), "missing.jsonl")}, "open data file"},
+		{src, "no -out FILE"},
+		{[]string{"-out", out}, "no data files"},
+		{[]string{"-out", out, bad}, "bad.jsonl line 2"},
+		{[]string{"-out", out, src[0], again}, "two files are named alpha"},
+		{[]string{"-out", out, filepath.Join(dir, "missing.jsonl")}, "open eval file"},
 	}
 	for _, c := range cases {
-		err := run(c.args, &bytes.Buffer{})
+		err := run(context.Background(), c.args, &bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("run(%v) = %v, want an error containing %q", c.args, err, c.want)
 		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed run wrote a model")
 	}
 }

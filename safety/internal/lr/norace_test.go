@@ -1,0 +1,5 @@
+//go:build !race
+
+package lr
+
+const raceEnabled = false

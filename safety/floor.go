@@ -22,19 +22,6 @@ func NewFloor() *Floor {
 	return &Floor{rules: compiledRules, lex: defaultLexicon}
 }
 
-// Words that modifiers look for; they are also lexicon words.
-var modifierWords = []string{
-	"never not dont wont wouldnt no longer didnt cant couldnt nor neither without",
-	"used to when i was years ago in the past back then as a kid teen teenager child younger ago once formerly previously",
-	"better place now doing better im ok now okay fine recovered recovery clean sober glad alive still here no longer anymore",
-	"lol lmao lmfao haha hahaha rofl jk joking kidding xd hehe",
-	"if unless when whenever",
-	"said says told texted messaged posted wrote asked",
-	"yes yeah yep yea sometimes maybe kind of sort of think so",
-	"no nope nah not really im safe im fine all good promise",
-	"character story novel fiction book movie song lyrics game essay research paper article",
-}
-
 var (
 	negators  = map[string]bool{"never": true, "not": true, "dont": true, "wont": true, "wouldnt": true, "didnt": true, "nor": true, "neither": true, "no": true, "doesnt": true, "isnt": true, "arent": true, "shouldnt": true}
 	firstPers = map[string]bool{"i": true, "im": true, "ive": true, "ill": true, "id": true, "me": true, "my": true, "myself": true}
@@ -45,18 +32,26 @@ var (
 	// pastRe marks a clause as about the past.
 	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
 	// recoveryRe marks a text that says the person is past it now.
-	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression))\b`))
+	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean)\b`))
 	// reportRe marks reported speech of someone else in a clause.
 	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
 	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song|video ?game|videogame|\w+ game)\b|\bin (?:minecraft|fortnite|call of duty|gta|skyrim|the sims|roblox|dark souls|elden ring)\b|\blyrics?\b|\bquote\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
+	// leisureRe marks a clause about a sport, a hobby, work or a repair,
+	// where ropes, guns, knives, bridges and roofs have their everyday use.
+	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|fixing|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pal|penpal)\b`))
+	// frameCancelRe is finality that an everyday frame does not explain
+	// ("on the bridge taking photos for the last time").
+	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
+	// absenceExcuseRe is an ordinary reason to be away or silent.
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|going away|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
 	// idiomRe are figures of speech that use risk words.
-	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
+	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|die on (?:this|that|the|a) hill|(?:killing|killed|kill) (?:ourselves|myself|themselves) laughing|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
 	// affirmRe / denyRe read short answers to a safety question.
 	affirmRe = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)))
 	// notSafeRe and safeRe read the answer to "are you safe right now?" or
@@ -144,7 +139,7 @@ func (f *Floor) Assess(in Input) Assessment {
 
 	// Window: risk spread over the last few messages.
 	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(canon)) {
-		w := f.window(hist, cur)
+		w := f.window(hist, canon, cur)
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -174,6 +169,8 @@ type scanResult struct {
 	path    []string
 	// context signals for the window
 	suicideTalk, timing, prep bool
+	// loweredPrep: a preparation rule matched but lacked context here.
+	loweredPrep bool
 }
 
 func (s scanResult) best() match {
@@ -187,7 +184,7 @@ func (s scanResult) best() match {
 }
 
 var (
-	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
+	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself|yourself|yourselves)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
@@ -235,7 +232,13 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 		// Patterns never cross a sentence mark, so each sentence that passes
 		// the prefilter is searched on its own.
 		var locs [][]int
+		if r.whole {
+			locs = r.re.FindAllStringIndex(canon, -1)
+		}
 		for ci, cs := range clauses {
+			if r.whole {
+				break
+			}
 			if !r.fre.ok(sentHits[ci]) {
 				continue
 			}
@@ -297,7 +300,13 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					// "I don't want to kill myself, but..." is ambivalence.
 					m.level = min(m.level+1, r.level)
 				}
-			case thirdPartySubject(prefix) || reportRe.matchHits(prefix, all):
+			case r.excusable && absenceExcuseRe.matchHits(canon, all):
+				m.level, mod = 0, "ordinary_absence"
+			case r.frame && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
+				m.level, mod = 0, "everyday_use"
+			case thingSubject(prefix, canon[loc[0]:loc[1]]):
+				m.level, mod = 0, "not_self"
+			case reportRe.matchHits(prefix, all) || (!hasFirstPerson(canon[loc[0]:loc[1]]) && thirdPartySubject(prefix)):
 				m.level, mod = 0, "third_party"
 				res.flags.ThirdParty = true
 			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
@@ -313,7 +322,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					m.level = max(1, m.level-1)
 				}
 				mod = "past"
-			case r.weak && hasLaugh(clause):
+			case (r.weak || causativeBefore(prefix)) && hasLaugh(clause):
 				m.level, mod = min(m.level, 1), "laughter"
 			case m.level == 3 && conditionalRe.matchHits(prefix, all) && !strings.Contains(r.id, "attempt") && !strings.HasPrefix(r.id, "prep"):
 				m.level, mod = 2, "conditional"
@@ -322,6 +331,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					// myself lol": unclear sarcasm, one direct question.
 					m.level, mod = 1, "conditional_laughter"
 				}
+			}
+			if strings.HasPrefix(r.id, "prep.") && (mod == "no_talk" || mod == "no_context") {
+				res.loweredPrep = true
 			}
 			if r.selfInjury && m.level >= 2 {
 				res.flags.SelfInjury = true
@@ -400,31 +412,93 @@ func pastOnly(res scanResult) bool {
 	return true
 }
 
+// Cues the window reads in the current message.
+var (
+	// resolveRe is a decision said without its object: "I've made up my
+	// mind", "it's time". After despair or ideation it is intent.
+	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore)` + endBound)))
+	// confessRe is a short reply that owns an earlier general question
+	// ("is it normal to want to die?" ... "because I do").
+	confessRe = newFilteredRe(regexp.MustCompile(`^(?:because |cause |cuz |coz |bc |yeah |and |honestly )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|i think i do|i feel that way|i have|ive been)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly)`))
+	// farewellRe is a goodbye with finality (not a plain "bye").
+	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all)\b`))
+	// heightHereRe is the writer at a height now ("I'm on the bridge").
+	heightHereRe = newFilteredRe(mustCompilePattern(`(?:im|i am|standing|sitting|sat|up) (?:\w+ ){0,2}(?:on|at|in|atop|on top of) (?:the |a |my |this )?(?:top (?:floor )?of (?:the |a |my )?)?(?:\w+ ){0,2}{height}`))
+	// heightNextRe is what follows being at a height: its drop, no fear,
+	// a jump, no way back.
+	heightNextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:its|it is|so) (?:so |really |very )?(?:high|far down|a long way down)|not (?:scared|afraid)(?: anymore| of (?:falling|it|the fall))?|jump|jumping|let go|one step|(?:not|never) (?:going|coming) (?:back|down|home)|(?:its|it is) time)\b`))
+	// sightseeingRe is a height visited for its view.
+	sightseeingRe = newFilteredRe(regexp.MustCompile(`\b(?:view|views|tour|beautiful|amazing|gorgeous|stunning|pretty|sightseeing|photos?|pictures|selfie|sunset|sunrise|hike|hiking|lighthouse|observation)\b`))
+)
+
+// mustCompilePattern compiles a pattern with the rules' macros.
+func mustCompilePattern(src string) *regexp.Regexp {
+	re, err := compilePattern(src)
+	if err != nil {
+		panic("safety: " + err.Error())
+	}
+	return re
+}
+
 // window reads the current message together with the recent history (in
-// canonical form) so that risk spread over several messages is seen.
-func (f *Floor) window(history []string, cur scanResult) match {
+// canonical form) so that risk spread over several messages is seen. It
+// combines what earlier messages said (ideation, despair, a general
+// question about dying, being at a height) with what the current one adds
+// (timing, preparation, a decision, a confession, a farewell).
+func (f *Floor) window(history []string, canon string, cur scanResult) match {
 	var best match
+	raise := func(level Level, conf float64, note string) {
+		if level > best.level {
+			best = match{level: level, conf: conf, note: note}
+		}
+	}
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
+	despair, generalTalk, atHeight := false, false, false
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
+		hh := findHits(h)
 		if hb.level >= 2 {
 			anyIdeation = true
 		}
 		anyTalk = anyTalk || hs.suicideTalk
 		anyTiming = anyTiming || hs.timing
 		anyPrep = anyPrep || hs.prep
+		despair = despair || hb.level >= 1 || coreDistress.matchHits(h, hh)
+		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && !hs.flags.ThirdParty)
+		atHeight = atHeight || (heightHereRe.matchHits(h, hh) && !sightseeingRe.matchHits(h, hh))
 	}
+	ch := findHits(canon)
 	cb := cur.best()
+	resolve := resolveRe.matchHits(canon, ch)
+	prepNow := cur.prep || cur.loweredPrep
 	switch {
 	case (anyIdeation || cb.level >= 2) && (cur.timing || cur.prep) && (anyTiming || anyPrep):
-		best = match{level: 3, conf: 0.75, note: "ideation earlier, timing or preparation now"}
+		raise(3, 0.75, "ideation earlier, timing or preparation now")
 	case anyIdeation && (cur.timing || cur.prep):
-		best = match{level: 3, conf: 0.75, note: "ideation earlier, timing or preparation now"}
+		raise(3, 0.75, "ideation earlier, timing or preparation now")
 	case cb.level == 1 && anyIdeation:
-		best = match{level: 2, conf: 0.7, note: "warning signs after ideation earlier"}
+		raise(2, 0.7, "warning signs after ideation earlier")
 	case cb.level == 1 && anyTalk && (anyPrep || anyTiming):
-		best = match{level: 2, conf: 0.65, note: "warning signs with preparation over several messages"}
+		raise(2, 0.65, "warning signs with preparation over several messages")
+	}
+	switch {
+	case anyIdeation && resolve:
+		raise(3, 0.75, "a decision after ideation earlier")
+	case despair && prepNow:
+		raise(3, 0.7, "preparation after despair earlier")
+	case despair && resolve && cur.timing:
+		raise(3, 0.7, "a decision with timing after despair earlier")
+	case despair && resolve:
+		raise(2, 0.7, "a decision after despair earlier")
+	case despair && farewellRe.matchHits(canon, ch):
+		raise(2, 0.65, "a farewell after despair earlier")
+	}
+	if generalTalk && confessRe.matchHits(canon, ch) {
+		raise(2, 0.7, "owning an earlier question about dying")
+	}
+	if atHeight && !sightseeingRe.matchHits(canon, ch) && (heightNextRe.matchHits(canon, ch) || resolve) {
+		raise(3, 0.75, "at a height, and what follows")
 	}
 	return best
 }
@@ -579,8 +653,17 @@ func thirdPartySubject(prefix string) bool {
 	toks := strings.Fields(prefix)
 	for k := len(toks) - 1; k >= 0 && k >= len(toks)-6; k-- {
 		t := toks[k]
+		if (t == "my" || t == "our") && k+1 < len(toks) && personNoun(toks[k+1]) {
+			// "my mom took too many pills", "my dad's in hospital after
+			// an overdose": the subject is the relative.
+			return true
+		}
 		if firstPers[t] {
 			return false
+		}
+		if t == "people" && k == len(toks)-1 {
+			// "why do people self harm": people in general.
+			return true
 		}
 		switch t {
 		case "you", "youve", "youre", "your", "yourself", "youd", "youll":
@@ -591,6 +674,68 @@ func thirdPartySubject(prefix string) bool {
 			"someone", "somebody", "someones", "somebodys":
 			return true
 		}
+	}
+	return false
+}
+
+// personNouns name people (and pets) a person speaks about; "my" before
+// one makes that person the subject.
+var personNouns = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`mom mum mother dad father parent parents brother sister sibling siblings son daughter
+		kid kids child children friend friends bestie bf gf boyfriend girlfriend partner husband wife fiance fiancee
+		roommate flatmate cousin uncle aunt auntie niece nephew grandma grandpa grandmother grandfather nan nana granny
+		grandparents coworker colleague classmate student students client patient neighbour neighbor boss teacher ex
+		stepdad stepmom stepmother stepfather baby toddler teen teenager dog cat`) {
+		personNouns[w] = true
+	}
+}
+
+// personNoun reports a person noun, also in the possessive ("dads").
+func personNoun(t string) bool {
+	return personNouns[t] || (strings.HasSuffix(t, "s") && personNouns[t[:len(t)-1]])
+}
+
+// hasFirstPerson reports a first-person word in a match: a match that
+// names the writer ("my parents would be better off if I was never born")
+// is about the writer whoever the sentence's subject is.
+func hasFirstPerson(m string) bool {
+	for _, t := range strings.Fields(m) {
+		if firstPers[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// causativeBefore reports "makes me" or "made me" just before a match:
+// "mondays make me want to die lol" is hyperbole about mondays.
+func causativeBefore(prefix string) bool {
+	p := strings.TrimRight(prefix, " ")
+	return strings.HasSuffix(p, "makes me") || strings.HasSuffix(p, "make me") || strings.HasSuffix(p, "made me")
+}
+
+// thingSubject reports "it" as the subject of a match that is a bare
+// predicate ("it's going to die", "it will die"): a phone or a plant, not
+// the writer.
+func thingSubject(prefix, m string) bool {
+	first, _, _ := strings.Cut(m, " ")
+	switch first {
+	case "going", "gonna", "about", "die", "dying", "dead", "died", "will":
+	default:
+		return false
+	}
+	toks := strings.Fields(prefix)
+	n := len(toks)
+	if n == 0 {
+		return false
+	}
+	switch toks[n-1] {
+	case "it", "its", "itll":
+		return true
+	case "will", "would", "might", "could", "is", "was", "may":
+		return n >= 2 && toks[n-2] == "it"
 	}
 	return false
 }

@@ -5,7 +5,7 @@ import (
 )
 
 // lexicon is the set of words the normalizer may repair a token into: the
-// words of the rule patterns plus common English words, so that a repair
+// normalizer vocabulary (lexicon_words.go) plus common English words, so that a repair
 // never turns an ordinary word into a risk word by accident.
 type lexicon struct {
 	words map[string]bool
@@ -37,7 +37,8 @@ knife bridge blade cuts scars scar note letter plan plans planned planning ready
 suicide suicidal myself yourself himself herself themselves ourselves
 lol lmao lmfao haha idk tbh ngl fr rn imo omg pls plz ok okay yeah yes nope nah`
 
-// newLexicon builds a lexicon from the pattern words and the common words.
+// newLexicon builds a lexicon from the normalizer vocabulary (risk words)
+// and the common words.
 func newLexicon(patternWords []string) *lexicon {
 	l := &lexicon{words: map[string]bool{}}
 	for _, w := range strings.Fields(commonWords) {

@@ -41,7 +41,7 @@ var (
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
 	// leisureRe marks a clause about a sport, a hobby, work or a repair,
 	// where ropes, guns, knives, bridges and roofs have their everyday use.
-	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|fixing|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pal|penpal)\b`))
+	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pal|penpal)\b`))
 	// frameCancelRe is finality that an everyday frame does not explain
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
@@ -72,6 +72,8 @@ type match struct {
 // Assess assesses one message with its recent history.
 func (f *Floor) Assess(in Input) Assessment {
 	canon := normalize(in.Text, f.lex)
+	// The rules read typos corrected; the learned scorer reads canon.
+	text := f.lex.fixTypos(canon)
 	var hist []string
 	histTalk := false
 	if len(in.History) > 0 {
@@ -80,12 +82,12 @@ func (f *Floor) Assess(in Input) Assessment {
 			h = h[len(h)-windowTurns:]
 		}
 		for _, m := range h {
-			c := normalize(m, f.lex)
+			c := f.lex.fixTypos(normalize(m, f.lex))
 			hist = append(hist, c)
 			histTalk = histTalk || suicideTalkRe.MatchString(c)
 		}
 	}
-	cur := f.scan(canon, histTalk)
+	cur := f.scan(text, histTalk)
 
 	a := Assessment{Path: []string{"floor"}}
 	best := cur.best()
@@ -94,13 +96,13 @@ func (f *Floor) Assess(in Input) Assessment {
 	// a clear "yes" lets this turn stand on its own words.
 	if in.AskedIfSafe {
 		switch {
-		case notSafeRe.MatchString(canon):
+		case notSafeRe.MatchString(text):
 			a.Level, a.Confidence = LevelImminent, 0.85
 			a.Reason = "not safe, in answer to a safety question"
 			a.Path = append(a.Path, "unsafe_after_question")
 			a.Flags = cur.flags
 			return a.Finish()
-		case safeRe.MatchString(canon) && best.level < 2:
+		case safeRe.MatchString(text) && best.level < 2:
 			a.Level, a.Confidence = best.level, 0.7
 			a.Reason = "safe, in answer to a safety question"
 			a.Path = append(a.Path, "safe_after_question")
@@ -118,14 +120,14 @@ func (f *Floor) Assess(in Input) Assessment {
 	// Denial or affirmation after a direct question about thoughts or intent.
 	if in.AskedSafetyQuestion {
 		switch {
-		case best.level < 2 && denyRe.MatchString(canon):
+		case best.level < 2 && denyRe.MatchString(text):
 			a.Level = 0
 			a.Confidence = 0.75
 			a.Reason = "clear denial after a safety question"
 			a.Path = append(a.Path, "denial_after_question")
 			a.Flags = cur.flags
 			return a.Finish()
-		case best.level < 2 && affirmRe.MatchString(canon) && !denyRe.MatchString(canon):
+		case best.level < 2 && affirmRe.MatchString(text) && !denyRe.MatchString(text):
 			best = match{level: 2, conf: 0.75, note: "affirmed after a safety question"}
 			cur.path = append(cur.path, "affirm_after_question")
 		}
@@ -138,8 +140,8 @@ func (f *Floor) Assess(in Input) Assessment {
 	a.Path = append(a.Path, cur.path...)
 
 	// Window: risk spread over the last few messages.
-	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(canon)) {
-		w := f.window(hist, canon, cur)
+	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(text)) {
+		w := f.window(hist, text, cur)
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -222,7 +224,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
-	ownContext := res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
+	distressed := fams > 0 || strings.Contains(canon, "depress")
+	ownContext := res.suicideTalk || distressed || aftermathRe.matchHits(canon, all)
 	context = histTalk || context || ownContext
 	for i := range f.rules {
 		r := &f.rules[i]
@@ -302,11 +305,11 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 			case r.excusable && absenceExcuseRe.matchHits(canon, all):
 				m.level, mod = 0, "ordinary_absence"
-			case r.frame && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
+			case r.frame && !distressed && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
 				m.level, mod = 0, "everyday_use"
 			case thingSubject(prefix, canon[loc[0]:loc[1]]):
 				m.level, mod = 0, "not_self"
-			case reportRe.matchHits(prefix, all) || (!hasFirstPerson(canon[loc[0]:loc[1]]) && thirdPartySubject(prefix)):
+			case reportRe.matchHits(prefix, all) || ((!hasFirstPerson(canon[loc[0]:loc[1]]) || attributedBefore(prefix)) && thirdPartySubject(prefix)):
 				m.level, mod = 0, "third_party"
 				res.flags.ThirdParty = true
 			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
@@ -705,6 +708,20 @@ func hasFirstPerson(m string) bool {
 		if firstPers[t] {
 			return true
 		}
+	}
+	return false
+}
+
+// attributedBefore reports a verb of belief or speech just before a match:
+// in "they must think I'm suicidal" the words are someone else's reading.
+func attributedBefore(prefix string) bool {
+	toks := strings.Fields(prefix)
+	if len(toks) == 0 {
+		return false
+	}
+	switch toks[len(toks)-1] {
+	case "think", "thinks", "thought", "assume", "assumes", "assumed", "believe", "believes", "say", "says", "said", "call", "calls", "called", "suspect", "suspects":
+		return true
 	}
 	return false
 }

@@ -191,3 +191,88 @@ func (l *lexicon) segment(s string) ([]string, bool) {
 	}
 	return words, true
 }
+
+// Typos. People in distress type fast: "i tink about suicde evry day". The
+// rules read a copy of the canonical text in which a token that is not a
+// known word and is one slip away from a typo target (two neighbouring
+// letters swapped, or one letter missing from a longer word, or a dropped
+// final g) is read as the target. Normalize itself is left alone: the
+// learned scorer reads Normalize's output unchanged.
+
+// typoTargets are the words a slip is read back into: the words that carry
+// a disclosure, long enough that a slip of them is not another word.
+var typoTargets = strings.Fields(`myself suicide suicidal killing dying anymore tonight tomorrow really every
+think thinking thoughts living alive pills overdose wrists cutting hurting goodbye nobody anyone everyone
+better without through wanna kill dead want just life live hang jump ending tired wish hate`)
+
+// typoRealWords are real words that are also one slip from a target; they
+// are never corrected ("tried" is not "tired").
+var typoRealWords = map[string]bool{
+	"very": true, "though": true, "thought": true, "ever": true, "live": true, "tried": true, "thin": true,
+	"pill": true, "tied": true, "anna": true, "tire": true, "ding": true, "rally": true, "trough": true,
+	"hang": true, "wish": true, "life": true, "kill": true, "dead": true, "want": true, "just": true,
+	"died": true, "lief": true,
+}
+
+// typoMap maps each slip of a target to the target (slips shared by two
+// targets are left out).
+var typoMap = func() map[string]string {
+	m := map[string]string{}
+	shared := map[string]bool{}
+	add := func(v, w string) {
+		if len(v) < 4 || typoRealWords[v] || v == w {
+			return
+		}
+		if old, ok := m[v]; ok && old != w {
+			shared[v] = true
+		}
+		m[v] = w
+	}
+	for _, w := range typoTargets {
+		for i := 0; i+1 < len(w); i++ {
+			add(w[:i]+string(w[i+1])+string(w[i])+w[i+2:], w)
+		}
+		if len(w) >= 5 {
+			for i := 0; i < len(w); i++ {
+				add(w[:i]+w[i+1:], w)
+			}
+		}
+		if strings.HasSuffix(w, "ing") {
+			add(w[:len(w)-1], w)
+		}
+	}
+	for v := range shared {
+		delete(m, v)
+	}
+	return m
+}()
+
+// fixTypos returns canon with slips of the typo targets corrected, or canon
+// itself when there are none (no allocation).
+func (l *lexicon) fixTypos(canon string) string {
+	var b []byte
+	start := 0
+	for i := 0; i <= len(canon); i++ {
+		if i < len(canon) && canon[i] != ' ' {
+			continue
+		}
+		tok := canon[start:i]
+		if w, ok := typoMap[tok]; ok && !l.words[tok] {
+			if b == nil {
+				b = make([]byte, 0, len(canon)+8)
+				b = append(b, canon[:start]...)
+			}
+			b = append(b, w...)
+		} else if b != nil {
+			b = append(b, tok...)
+		}
+		if b != nil && i < len(canon) {
+			b = append(b, ' ')
+		}
+		start = i + 1
+	}
+	if b == nil {
+		return canon
+	}
+	return string(b)
+}

@@ -110,13 +110,16 @@ var ruleTable = []rule{
 	{id: "intent.suicide", level: 3, conf: 0.9, src: `{i} {adv}{intend} {adv}(?:commit suicide|do it|go through with it)(?: {soon})`},
 	{id: "intent.soon", level: 3, conf: 0.9, frame: true, src: `{selfkill} {gap}{soon}`},
 	// A bare "I have a plan" is read by intent.plan_bare (in context only).
+	// "I have a plan" on its own; a plan for something or to do something
+	// ordinary is read by the rules that name what it is for.
+	{id: "intent.plan_own", level: 3, conf: 0.8, notFollowedBy: []string{"for", "to", "of", "with", "on", "about", "at", "in", "b", "c", "which", "we", "is", "was"}, src: `(?:ive|i have|ive got|i got|ive made|i made|i have got) (?:a|my) plan`},
 	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))|(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) suicide plan`},
 	{id: "intent.plan2", level: 3, conf: 0.85, src: `(?:plan|planned|planning|plans) (?:to|on|for) (?:kill(?:ing)? myself|end(?:ing)? my life|suicide|commit(?:ting)? suicide|end(?:ing)? it)`},
 	{id: "intent.date", level: 3, conf: 0.85, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
 	// A note or letter is preparation when it is "my note" or a goodbye,
 	// suicide, last or final one; a plain letter needs talk of dying.
-	{id: "prep.note", level: 3, conf: 0.9, frame: true, notFollowedBy: []string{"of", "for"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:(?:my|a|the|some) (?:first |own )?(?:suicide|goodbye|last|final) (?:note|notes|letter|letters)|my (?:own )?(?:note|letter))`},
-	{id: "prep.note_plain", level: 3, conf: 0.75, frame: true, needsContext: true, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:a|the|some|my) (?:note|notes|letter|letters)`},
+	{id: "prep.note", level: 3, conf: 0.9, frame: true, notFollowedBy: []string{"of", "for"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:(?:my|a|the|some) (?:first |own )?(?:suicide|goodbye|last|final) (?:note|notes|letter|letters)|my (?:first |own )?(?:note|letter))`},
+	{id: "prep.note_plain", level: 3, conf: 0.75, frame: true, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:a|the|some|my) (?:note|notes|letter|letters)`},
 	{id: "prep.suicidenote", level: 3, conf: 0.9, src: `(?:my|a) (?:suicide|goodbye) (?:note|letter|message)`},
 	{id: "prep.giveaway", level: 3, conf: 0.85, src: `(?:gave|giving|give|given) (?:away )?(?:all )?(?:of )?my (?:stuff|things|belongings|possessions|pets?|cat|dog|games|clothes|money)(?: away)?`},
 	{id: "prep.means", level: 3, conf: 0.8, src: `(?:{i} )?{adv}{saved} (?:up )?(?:enough |a bunch of |a lot of |all (?:of )?(?:my )?|some |the |a |\d+ )?{means} (?:to|for|so i can|that i (?:will|am going to)) (?:kill myself|end it|do it|die|end my life|overdose)`},
@@ -127,7 +130,7 @@ var ruleTable = []rule{
 	{id: "prep.tied_rope", level: 3, conf: 0.75, frame: true, needsContext: true, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) rope`},
 	// Standing on a bridge, a ledge or the tracks now; the edge of a height
 	// is read by the concept rules (concept.height_*).
-	{id: "prep.ledge", level: 3, conf: 0.85, frame: true, src: `(?:standing|sitting|im|i am) (?:on|at) (?:the|a|this) (?:bridge|roof|rooftop|tracks|train tracks|ledge|railing|edge)(?: \.|$| right now| now| again| alone| tonight| and| looking| thinking| in the| ready| waiting)`},
+	{id: "prep.ledge", level: 3, conf: 0.85, frame: true, src: `(?:standing|sitting|im|i am) (?:on|at) (?:the|a|this) (?:bridge|roof|rooftop|tracks|train tracks|ledge|railing|edge)(?: \.|$| right now| now| again| alone| tonight| and| looking| thinking| in the| ready| waiting| with| over| above)`},
 	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose)`},
 	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},

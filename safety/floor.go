@@ -190,7 +190,7 @@ var (
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
-	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
+	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:the|my) (?:notes?|letters?) (?:are|is) (?:all )?(?:written|done|finished|ready|sealed)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )
 
 // windowTurns is how many earlier messages the window reads.
@@ -430,6 +430,9 @@ var (
 	// heightNextRe is what follows being at a height: its drop, no fear,
 	// a jump, no way back.
 	heightNextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:its|it is|so) (?:so |really |very )?(?:high|far down|a long way down)|not (?:scared|afraid)(?: anymore| of (?:falling|it|the fall))?|jump|jumping|let go|one step|(?:not|never) (?:going|coming) (?:back|down|home)|(?:its|it is) time)\b`))
+	// genericPersonRe is a question put in general terms ("do people...",
+	// "is it normal to..."), which a later "because I do" makes one's own.
+	genericPersonRe = newFilteredRe(regexp.MustCompile(`\b(?:you|your|yourself|people|someone|somebody|anyone|anybody|a person|others|normal|weird|common)\b`))
 	// sightseeingRe is a height visited for its view.
 	sightseeingRe = newFilteredRe(regexp.MustCompile(`\b(?:view|views|tour|beautiful|amazing|gorgeous|stunning|pretty|sightseeing|photos?|pictures|selfie|sunset|sunrise|hike|hiking|lighthouse|observation)\b`))
 )
@@ -468,7 +471,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult) match {
 		anyTiming = anyTiming || hs.timing
 		anyPrep = anyPrep || hs.prep
 		despair = despair || hb.level >= 1 || coreDistress.matchHits(h, hh)
-		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && !hs.flags.ThirdParty)
+		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
 		atHeight = atHeight || (heightHereRe.matchHits(h, hh) && !sightseeingRe.matchHits(h, hh))
 	}
 	ch := findHits(canon)
@@ -664,7 +667,7 @@ func thirdPartySubject(prefix string) bool {
 		if firstPers[t] {
 			return false
 		}
-		if t == "people" && k == len(toks)-1 {
+		if t == "people" && k >= len(toks)-2 {
 			// "why do people self harm": people in general.
 			return true
 		}

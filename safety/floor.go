@@ -32,7 +32,7 @@ var (
 	// pastRe marks a clause as about the past.
 	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
 	// recoveryRe marks a text that says the person is past it now.
-	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean)\b`))
+	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean)\b`))
 	// reportRe marks reported speech of someone else in a clause.
 	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
@@ -41,12 +41,12 @@ var (
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
 	// leisureRe marks a clause about a sport, a hobby, work or a repair,
 	// where ropes, guns, knives, bridges and roofs have their everyday use.
-	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pal|penpal)\b`))
+	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pal|penpal)\b`))
 	// frameCancelRe is finality that an everyday frame does not explain
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
 	// absenceExcuseRe is an ordinary reason to be away or silent.
-	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|going away|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on))\b`))
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|going away|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|farewell party|going away party|graduat\w*|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -372,11 +372,54 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			b = res.best()
 		}
 	}
+	if b.level < 3 && farewellDensity(canon, all) && !absenceExcuseRe.matchHits(canon, all) {
+		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "goodbye or finality"})
+		res.path = append(res.path, "combine:farewell_markers")
+		b = res.best()
+	}
 	if b.level == 1 && res.prep && res.suicideTalk {
 		res.matches = append(res.matches, match{level: 2, conf: 0.7, note: "warning signs with preparation"})
 		res.path = append(res.path, "combine:warning+prep")
 	}
 	return res
+}
+
+// Farewell markers. A goodbye alone ends many chats; a goodbye said with
+// what people say when they do not expect to talk again (an apology for
+// everything, thanks for trying, "it's too late", love to all) is finality.
+var (
+	farewellStrong = []filteredRe{
+		newFilteredRe(regexp.MustCompile(`\bforgive me\b`)),
+		newFilteredRe(regexp.MustCompile(`\bsorry for (?:everything|all of this|all the pain|being (?:a burden|like this|who i am))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:i )?love you (?:all|guys)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:everything|trying|all you did|always being there|being there for me|trying to help)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:take care of (?:my|each other|yourselves|mom|mum|dad)|dont blame (?:yourself|yourselves)|(?:it|its|it is|it was) not your fault|it wasnt your fault|see you on the other side)\b`)),
+	}
+	farewellWeak = []filteredRe{
+		newFilteredRe(regexp.MustCompile(`\b(?:goodbye|bye|farewell)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:im|i am) (?:so )?sorry\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:its|it is) too late\b`)),
+	}
+)
+
+// farewellDensity reports a strong farewell marker with at least one other.
+func farewellDensity(canon string, h hits) bool {
+	strong, weak := 0, 0
+	for _, re := range farewellStrong {
+		if re.matchHits(canon, h) {
+			strong++
+		}
+	}
+	if strong == 0 {
+		return false
+	}
+	for _, re := range farewellWeak {
+		if re.matchHits(canon, h) {
+			weak++
+		}
+	}
+	return strong+weak >= 2
 }
 
 // near returns the words around a match within its clause (eight before,
@@ -422,7 +465,7 @@ var (
 	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore)` + endBound)))
 	// confessRe is a short reply that owns an earlier general question
 	// ("is it normal to want to die?" ... "because I do").
-	confessRe = newFilteredRe(regexp.MustCompile(`^(?:because |cause |cuz |coz |bc |yeah |and |honestly )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|i think i do|i feel that way|i have|ive been)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly)`))
+	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time)`))
 	// farewellRe is a goodbye with finality (not a plain "bye").
 	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all)\b`))
 	// heightHereRe is the writer at a height now ("I'm on the bridge").

@@ -201,9 +201,11 @@ func (l *lexicon) segment(s string) ([]string, bool) {
 
 // typoTargets are the words a slip is read back into: the words that carry
 // a disclosure, long enough that a slip of them is not another word.
+// A target written "wanna=want to" is read as its canonical form.
 var typoTargets = strings.Fields(`myself suicide suicidal killing dying anymore tonight tomorrow really every
 think thinking thoughts living alive pills overdose wrists cutting hurting goodbye nobody anyone everyone
-better without through wanna kill dead want just life live hang jump ending tired wish hate`)
+better without through wanna=want_to gonna=going_to kill dead want just life live hang jump ending tired
+wish hate`)
 
 // typoRealWords are real words that are also one slip from a target; they
 // are never corrected ("tried" is not "tired").
@@ -228,17 +230,22 @@ var typoMap = func() map[string]string {
 		}
 		m[v] = w
 	}
-	for _, w := range typoTargets {
+	for _, t := range typoTargets {
+		w, out, ok := strings.Cut(t, "=")
+		if !ok {
+			out = w
+		}
+		out = strings.ReplaceAll(out, "_", " ")
 		for i := 0; i+1 < len(w); i++ {
-			add(w[:i]+string(w[i+1])+string(w[i])+w[i+2:], w)
+			add(w[:i]+string(w[i+1])+string(w[i])+w[i+2:], out)
 		}
 		if len(w) >= 5 {
 			for i := 0; i < len(w); i++ {
-				add(w[:i]+w[i+1:], w)
+				add(w[:i]+w[i+1:], out)
 			}
 		}
 		if strings.HasSuffix(w, "ing") {
-			add(w[:len(w)-1], w)
+			add(w[:len(w)-1], out)
 		}
 	}
 	for v := range shared {

@@ -41,12 +41,12 @@ var (
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
 	// leisureRe marks a clause about a sport, a hobby, work or a repair,
 	// where ropes, guns, knives, bridges and roofs have their everyday use.
-	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pal|penpal)\b`))
+	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pals?|penpals?)\b`))
 	// frameCancelRe is finality that an everyday frame does not explain
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
 	// absenceExcuseRe is an ordinary reason to be away or silent.
-	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|going away|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|farewell party|going away party|graduat\w*|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|farewell party|graduat\w*|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -224,7 +224,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
-	distressed := fams > 0 || strings.Contains(canon, "depress")
+	distressed := fams > 0 || strings.Contains(canon, "depress") || resolveRe.matchHits(canon, all)
 	ownContext := res.suicideTalk || distressed || aftermathRe.matchHits(canon, all)
 	context = histTalk || context || ownContext
 	for i := range f.rules {
@@ -393,7 +393,7 @@ var (
 		newFilteredRe(regexp.MustCompile(`\bsorry for (?:everything|all of this|all the pain|being (?:a burden|like this|who i am))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:i )?love you (?:all|guys)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:everything|trying|all you did|always being there|being there for me|trying to help)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real)|(?:its been|it was|it has been) (?:nice|good|great|an honou?r|a pleasure) knowing (?:you|everyone|yall))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:take care of (?:my|each other|yourselves|mom|mum|dad)|dont blame (?:yourself|yourselves)|(?:it|its|it is|it was) not your fault|it wasnt your fault|see you on the other side)\b`)),
 	}
 	farewellWeak = []filteredRe{
@@ -465,7 +465,7 @@ var (
 	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore)` + endBound)))
 	// confessRe is a short reply that owns an earlier general question
 	// ("is it normal to want to die?" ... "because I do").
-	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time)`))
+	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
 	// farewellRe is a goodbye with finality (not a plain "bye").
 	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all)\b`))
 	// heightHereRe is the writer at a height now ("I'm on the bridge").
@@ -479,6 +479,17 @@ var (
 	// sightseeingRe is a height visited for its view.
 	sightseeingRe = newFilteredRe(regexp.MustCompile(`\b(?:view|views|tour|beautiful|amazing|gorgeous|stunning|pretty|sightseeing|photos?|pictures|selfie|sunset|sunrise|hike|hiking|lighthouse|observation)\b`))
 )
+
+// warned reports a warning sign (a warn.* rule at level 1 or more, or
+// several together) in a scan.
+func warned(s scanResult) bool {
+	for _, m := range s.matches {
+		if m.level >= 1 && (m.rule == nil || strings.HasPrefix(m.rule.id, "warn.") || m.level >= 2) {
+			return true
+		}
+	}
+	return false
+}
 
 // mustCompilePattern compiles a pattern with the rules' macros.
 func mustCompilePattern(src string) *regexp.Regexp {
@@ -513,7 +524,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult) match {
 		anyTalk = anyTalk || hs.suicideTalk
 		anyTiming = anyTiming || hs.timing
 		anyPrep = anyPrep || hs.prep
-		despair = despair || hb.level >= 1 || coreDistress.matchHits(h, hh)
+		despair = despair || warned(hs) || coreDistress.matchHits(h, hh)
 		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
 		atHeight = atHeight || (heightHereRe.matchHits(h, hh) && !sightseeingRe.matchHits(h, hh))
 	}
@@ -680,6 +691,8 @@ var (
 	dyingOnlyRe      = regexp.MustCompile(`\b(?:die|dying|death)\b`)
 	benignOverdoseRe = regexp.MustCompile(`^ ?(?:on )?(?:coffee|caffeine|sugar|chocolate|candy|sweets|netflix|anime|tv|memes|tiktok|love|work|carbs|pizza|cake|cookies|energy drinks?|red bull|tea|vitamin c|cuteness|nostalgia|drama)\b`)
 	couldSleepRe     = regexp.MustCompile(`(?:^|\b)(?:i |we )?(?:just )?could (?:just )?$`)
+	predictDieRe     = regexp.MustCompile(`^(?:im |i am |i |ill )?(?:going to|gonna|will|ill|about to) (?:literally )?die$`)
+	ifAfterRe        = regexp.MustCompile(`^ ?(?:if|unless|without) `)
 )
 
 func benignSaying(prefix, match, after string) bool {
@@ -690,6 +703,10 @@ func benignSaying(prefix, match, after string) bool {
 	case strings.Contains(match, "overdos") && benignOverdoseRe.MatchString(after):
 		return true
 	case strings.HasPrefix(match, "sleep") && strings.Contains(match, "forever") && couldSleepRe.MatchString(prefix):
+		return true
+	case predictDieRe.MatchString(match) && ifAfterRe.MatchString(after):
+		// "I'm going to die if I don't get coffee": a prediction on a
+		// condition, said of a craving or a chore.
 		return true
 	}
 	return false

@@ -251,6 +251,10 @@ var typoMap = func() map[string]string {
 	for v := range shared {
 		delete(m, v)
 	}
+	// Three-letter slips of "kill" are not English words either.
+	m["kil"], m["kll"] = "kill", "kill"
+	// Chat shorthand the normalizer keeps: "i dont want to b alive".
+	m["b"] = "be"
 	return m
 }()
 

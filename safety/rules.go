@@ -115,27 +115,30 @@ var ruleTable = []rule{
 	{id: "intent.plan_own", level: 3, conf: 0.8, notFollowedBy: []string{"for", "to", "of", "with", "on", "about", "at", "in", "b", "c", "which", "we", "is", "was"}, src: `(?:ive|i have|ive got|i got|ive made|i made|i have got) (?:a|my) plan`},
 	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))|(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) suicide plan`},
 	{id: "intent.plan2", level: 3, conf: 0.85, src: `(?:plan|planned|planning|plans) (?:to|on|for) (?:kill(?:ing)? myself|end(?:ing)? my life|suicide|commit(?:ting)? suicide|end(?:ing)? it)`},
-	{id: "intent.date", level: 3, conf: 0.85, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
+	{id: "intent.date", level: 3, conf: 0.85, notFollowedBy: []string{"for", "of", "to", "with"}, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
 	// A note or letter is preparation when it is "my note" or a goodbye,
 	// suicide, last or final one; a plain letter needs talk of dying.
 	{id: "prep.note", level: 3, conf: 0.9, frame: true, notFollowedBy: []string{"of", "for"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:(?:my|a|the|some) (?:first |own )?(?:suicide|goodbye|last|final) (?:note|notes|letter|letters)|my (?:first |own )?(?:note|letter))`},
-	{id: "prep.note_plain", level: 3, conf: 0.75, frame: true, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:a|the|some|my) (?:note|notes|letter|letters)`},
+	{id: "prep.note_plain", level: 3, conf: 0.75, frame: true, notFollowedBy: []string{"for", "about", "on", "in"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:a|the|some|my) (?:note|notes|letter|letters)|(?:wrote|written|left|finished) letters`},
+	{id: "prep.note_for", level: 3, conf: 0.75, frame: true, src: `(?:wrote|written|writing|left|leaving|finished|drafted) (?:(?:a|the|some|my) )?(?:note|notes|letter|letters) for (?:my |each of my |all my )?(?:{loved}|everyone|everybody|them|each of them)`},
 	{id: "prep.suicidenote", level: 3, conf: 0.9, src: `(?:my|a) (?:suicide|goodbye) (?:note|letter|message)`},
 	{id: "prep.giveaway", level: 3, conf: 0.85, src: `(?:gave|giving|give|given) (?:away )?(?:all )?(?:of )?my (?:stuff|things|belongings|possessions|pets?|cat|dog|games|clothes|money)(?: away)?`},
 	{id: "prep.means", level: 3, conf: 0.8, src: `(?:{i} )?{adv}{saved} (?:up )?(?:enough |a bunch of |a lot of |all (?:of )?(?:my )?|some |the |a |\d+ )?{means} (?:to|for|so i can|that i (?:will|am going to)) (?:kill myself|end it|do it|die|end my life|overdose)`},
 	{id: "prep.stockpile", level: 3, conf: 0.85, src: `(?:stockpil|hoard|stash)(?:ed|ing) (?:up )?(?:my |all |some |enough )?{means}|(?:saving|saved) (?:up )?(?:all )?(?:my |the |these |some )?(?:pills|meds|tablets|medication|sleeping pills|painkillers) (?:to|so|until|for (?:when|the day|the night|tonight|later|if|it|this|that|the end|an overdose|one day|someday|a reason))`},
-	{id: "prep.means_ready", level: 3, conf: 0.85, frame: true, src: `(?:the |my |a )?{means} (?:is|are) (?:ready|here|in my hand|next to me|in front of me|tied|set up)`},
+	{id: "prep.means_ready", level: 3, conf: 0.85, frame: true, src: `(?:the |my |a )?(?:rope|noose|belt|gun|pistol|rifle|shotgun|bullets?|knife|blade|razor|razors|helium|charcoal|exit bag) (?:is|are) (?:ready|here|in my hand|next to me|in front of me|tied|set up|loaded)`},
+	// Pills at hand are also how people take their medicine: in context only.
+	{id: "prep.pills_at_hand", level: 3, conf: 0.8, frame: true, needsContext: true, src: `(?:the |my |a |all the |all my )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|bottle of pills) (?:is|are) (?:ready|here|in my hand|next to me|in front of me|lined up|counted out)`},
 	{id: "prep.holding", level: 3, conf: 0.85, src: `(?:holding|have|got) (?:a|the|my) {means} (?:in my hand|right now|to my (?:head|wrist|throat|neck))`},
 	{id: "prep.tied", level: 3, conf: 0.85, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) noose`},
 	{id: "prep.tied_rope", level: 3, conf: 0.75, frame: true, needsContext: true, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) rope`},
 	// Standing on a bridge, a ledge or the tracks now; the edge of a height
 	// is read by the concept rules (concept.height_*).
-	{id: "prep.ledge", level: 3, conf: 0.85, frame: true, src: `(?:standing|sitting|im|i am) (?:on|at) (?:the|a|this) (?:bridge|roof|rooftop|tracks|train tracks|ledge|railing|edge)(?: \.|$| right now| now| again| alone| tonight| and| looking| thinking| in the| ready| waiting| with| over| above)`},
+	{id: "prep.ledge", level: 3, conf: 0.85, frame: true, src: `(?:standing|sitting|im|i am) (?:on|at) (?:the|a|this) (?:railway |railroad |old |high |big |motorway |highway |train |local |nearest )?(?:bridge|roof|rooftop|tracks|train tracks|ledge|railing|edge)(?: \.|$| right now| now| again| alone| tonight| and| looking| thinking| in the| ready| waiting| with| over| above)`},
 	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose)`},
 	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|[1-9]\d+|[5-9]|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
-	{id: "goodbye.final", level: 3, conf: 0.85, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
+	{id: "goodbye.final", level: 3, conf: 0.85, excusable: true, notFollowedBy: []string{"in", "at", "of", "with", "before", "as", "for"}, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
 	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:world|forever|for good|(?:(?:cruel|fucked up|fucking|fuckin|shitty|cold|dark|sad|this|you) ){1,2}world)`},
 	// "bye everyone" is also how people leave a chat: without distress
 	// around it, it is only a warning sign.

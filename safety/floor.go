@@ -31,6 +31,9 @@ var (
 var (
 	// pastRe marks a clause as about the past.
 	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
+	// pastYearRe dates a statement to a year; it reads as past only when
+	// the message also says the person is past it now.
+	pastYearRe = newFilteredRe(regexp.MustCompile(`\b(?:in|back in) (?:19|20)\d\d\b`))
 	// recoveryRe marks a text that says the person is past it now.
 	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean)\b`))
 	// reportRe marks reported speech of someone else in a clause.
@@ -41,7 +44,9 @@ var (
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
 	// leisureRe marks a clause about a sport, a hobby, work or a repair,
 	// where ropes, guns, knives, bridges and roofs have their everyday use.
-	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pals?|penpals?)\b`))
+	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pals?|penpals?|parade|fireworks|festival|concert|marathon|tour|sightseeing)\b`))
+	// researchRe marks a question asked for study or out of curiosity.
+	researchRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:for|asking for|its for) (?:a|my|our|the) (?:science |school |class |college |uni |university |research )?(?:project|class|essay|paper|assignment|homework|report|presentation|thesis|dissertation|lecture|exam|course|article|novel|story|book|script|screenplay)|doing (?:some )?research|for research|out of (?:pure )?curiosity|just curious|purely hypothetical|hypothetically)\b`))
 	// frameCancelRe is finality that an everyday frame does not explain
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
@@ -220,16 +225,26 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			all[k] |= h[k]
 		}
 	}
+	// Patterns that span sentences need hits of the whole text, since
+	// per-sentence hits never hold a literal that crosses " . ".
+	var wholeHits hits
 	recovered := recoveryRe.matchHits(canon, all)
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
-	distressed := fams > 0 || strings.Contains(canon, "depress") || resolveRe.matchHits(canon, all)
+	distressed := fams > 0 || strings.Contains(canon, "depress")
 	ownContext := res.suicideTalk || distressed || aftermathRe.matchHits(canon, all)
 	context = histTalk || context || ownContext
 	for i := range f.rules {
 		r := &f.rules[i]
-		if !r.fre.ok(all) {
+		if r.whole {
+			if wholeHits == nil {
+				wholeHits = findHits(canon)
+			}
+			if !r.fre.ok(wholeHits) {
+				continue
+			}
+		} else if !r.fre.ok(all) {
 			continue
 		}
 		// Patterns never cross a sentence mark, so each sentence that passes
@@ -305,6 +320,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 			case r.excusable && absenceExcuseRe.matchHits(canon, all):
 				m.level, mod = 0, "ordinary_absence"
+			case isMethodRule(r.id) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all):
+				m.level, mod = 0, "research"
 			case r.frame && !distressed && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
 				m.level, mod = 0, "everyday_use"
 			case thingSubject(prefix, canon[loc[0]:loc[1]]):
@@ -316,7 +333,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = min(m.level, 1), "fiction"
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
-			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all) && recovered:
+			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all)) && recovered:
 				m.level, mod = 0, "past_recovered"
 			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all):
 				if m.level == 3 {
@@ -390,15 +407,18 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 var (
 	farewellStrong = []filteredRe{
 		newFilteredRe(regexp.MustCompile(`\bforgive me\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:im )?sorry (?:mom|mum|dad|mama|papa|mother|father|everyone|guys|all of you|to everyone)\b`)),
 		newFilteredRe(regexp.MustCompile(`\bsorry for (?:everything|all of this|all the pain|being (?:a burden|like this|who i am))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:i )?love you (?:all|guys)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:everything|trying|all you did|always being there|being there for me|trying to help)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:trying|all you did|always being there|being there for me|trying to help)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real)|(?:its been|it was|it has been) (?:nice|good|great|an honou?r|a pleasure) knowing (?:you|everyone|yall))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:take care of (?:my|each other|yourselves|mom|mum|dad)|dont blame (?:yourself|yourselves)|(?:it|its|it is|it was) not your fault|it wasnt your fault|see you on the other side)\b`)),
 	}
 	farewellWeak = []filteredRe{
-		newFilteredRe(regexp.MustCompile(`\b(?:goodbye|bye|farewell)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:im|i am) (?:so )?sorry\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:im|i am) (?:so )?sorry(?: \.|$| for everything| for all)`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for everything\b`)),
+		newFilteredRe(regexp.MustCompile(`\bi love you(?: \.|$| so much)`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:its|it is) too late\b`)),
 	}
 )
@@ -691,9 +711,35 @@ var (
 	dyingOnlyRe      = regexp.MustCompile(`\b(?:die|dying|death)\b`)
 	benignOverdoseRe = regexp.MustCompile(`^ ?(?:on )?(?:coffee|caffeine|sugar|chocolate|candy|sweets|netflix|anime|tv|memes|tiktok|love|work|carbs|pizza|cake|cookies|energy drinks?|red bull|tea|vitamin c|cuteness|nostalgia|drama)\b`)
 	couldSleepRe     = regexp.MustCompile(`(?:^|\b)(?:i |we )?(?:just )?could (?:just )?$`)
-	predictDieRe     = regexp.MustCompile(`^(?:im |i am |i |ill )?(?:going to|gonna|will|ill|about to) (?:literally )?die$`)
+	predictDieRe     = regexp.MustCompile(`^(?:im |i am |i |ill )?(?:literally )?(?:going to|gonna|will|ill|about to) (?:literally )?die$`)
 	ifAfterRe        = regexp.MustCompile(`^ ?(?:if|unless|without) `)
+	ifBeforeRe       = regexp.MustCompile(`(?:^|\b)(?:if|unless) `)
 )
+
+// lastWords returns the last n words of s.
+func lastWords(s string, n int) string {
+	s = strings.TrimRight(s, " ")
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == ' ' {
+			n--
+			if n == 0 {
+				return s[i+1:]
+			}
+		}
+	}
+	return s
+}
+
+// sentStart returns the start of the sentence holding offset off.
+func sentStart(bounds []int, off int) int {
+	start := 0
+	for _, b := range bounds {
+		if b <= off {
+			start = b
+		}
+	}
+	return start
+}
 
 func benignSaying(prefix, match, after string) bool {
 	switch {
@@ -704,7 +750,7 @@ func benignSaying(prefix, match, after string) bool {
 		return true
 	case strings.HasPrefix(match, "sleep") && strings.Contains(match, "forever") && couldSleepRe.MatchString(prefix):
 		return true
-	case predictDieRe.MatchString(match) && ifAfterRe.MatchString(after):
+	case predictDieRe.MatchString(match) && (ifAfterRe.MatchString(after) || ifBeforeRe.MatchString(lastWords(prefix, 8))):
 		// "I'm going to die if I don't get coffee": a prediction on a
 		// condition, said of a craving or a chore.
 		return true
@@ -773,6 +819,13 @@ func hasFirstPerson(m string) bool {
 		}
 	}
 	return false
+}
+
+// isMethodRule reports the rules that read a question about a method or
+// its lethality, which a study frame turns into a question about the topic.
+func isMethodRule(id string) bool {
+	return strings.HasPrefix(id, "ideation.method") || strings.HasPrefix(id, "method.") || strings.HasPrefix(id, "concept.means_") ||
+		id == "concept.od_question" || id == "concept.cut_question" || id == "more.method_amount"
 }
 
 // attributedBefore reports a verb of belief or speech just before a match:

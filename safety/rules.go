@@ -133,7 +133,7 @@ var ruleTable = []rule{
 	{id: "prep.tied_rope", level: 3, conf: 0.75, frame: true, needsContext: true, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) rope`},
 	// Standing on a bridge, a ledge or the tracks now; the edge of a height
 	// is read by the concept rules (concept.height_*).
-	{id: "prep.ledge", level: 3, conf: 0.85, frame: true, src: `(?:standing|sitting|im|i am) (?:on|at) (?:the|a|this) (?:railway |railroad |old |high |big |motorway |highway |train |local |nearest )?(?:bridge|roof|rooftop|tracks|train tracks|ledge|railing|edge)(?: \.|$| right now| now| again| alone| tonight| and| looking| thinking| in the| ready| waiting| with| over| above)`},
+	{id: "prep.ledge", level: 3, conf: 0.85, frame: true, src: `(?:standing|sitting|im|i am) (?:on|at) (?:the|a|this) (?:railway |railroad |old |high |big |motorway |highway |train |local |nearest )?(?:bridge|roof|rooftop|tracks|train tracks|ledge|railing|edge)(?: \.|$| right now| now| again| alone| tonight| and| looking| thinking| in the| ready| with| over| above)`},
 	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose)`},
 	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|[1-9]\d+|[5-9]|an overdose of|so many|a lot of) {means})`},

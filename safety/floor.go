@@ -178,6 +178,8 @@ type scanResult struct {
 	suicideTalk, timing, prep bool
 	// loweredPrep: a preparation rule matched but lacked context here.
 	loweredPrep bool
+	// hits are the prefilter hits of the scanned text.
+	hits hits
 }
 
 func (s scanResult) best() match {
@@ -228,6 +230,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// Patterns that span sentences need hits of the whole text, since
 	// per-sentence hits never hold a literal that crosses " . ".
 	var wholeHits hits
+	if len(clauses) == 1 {
+		wholeHits = all
+	}
+	res.hits = all
 	recovered := recoveryRe.matchHits(canon, all)
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
@@ -537,7 +543,10 @@ func (f *Floor) window(history []string, canon string, cur scanResult) match {
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
-		hh := findHits(h)
+		hh := hs.hits
+		if hh == nil {
+			hh = findHits(h)
+		}
 		if hb.level >= 2 {
 			anyIdeation = true
 		}
@@ -548,7 +557,10 @@ func (f *Floor) window(history []string, canon string, cur scanResult) match {
 		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
 		atHeight = atHeight || (heightHereRe.matchHits(h, hh) && !sightseeingRe.matchHits(h, hh))
 	}
-	ch := findHits(canon)
+	ch := cur.hits
+	if ch == nil {
+		ch = findHits(canon)
+	}
 	cb := cur.best()
 	resolve := resolveRe.matchHits(canon, ch)
 	prepNow := cur.prep || cur.loweredPrep

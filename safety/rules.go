@@ -298,7 +298,7 @@ var moreRules = []rule{
 	{id: "selfharm.last_time", level: 2, conf: 0.7, selfInjury: true, src: `(?:since|last time) i (?:hurt|cut|burned|harmed) myself`},
 }
 
-// compiledRules is ruleTable and moreRules with every pattern compiled.
+// compiledRules is every rule table with its pattern compiled.
 var compiledRules = compileRules(allRules())
 
 // allRules lists every rule table of the floor.

@@ -177,7 +177,7 @@ func TestNormalizeUndoesEvasion(t *testing.T) {
 }
 
 func TestPatternsAreFixedPointsOfTheFold(t *testing.T) {
-	for _, r := range append(append(append([]rule(nil), ruleTable...), moreRules...), recallRules...) {
+	for _, r := range allRules() {
 		src := macros.Replace(r.src)
 		if got := foldPattern(src); got != src {
 			t.Errorf("rule %s: pattern changes under the homoglyph fold; write patterns in lowercase ASCII", r.id)

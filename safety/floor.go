@@ -24,19 +24,6 @@ func NewFloor() *Floor {
 	return NewFloorWith(FloorOptions{Scorer: EmbeddedModel()})
 }
 
-// Words that modifiers look for; they are also lexicon words.
-var modifierWords = []string{
-	"never not dont wont wouldnt no longer didnt cant couldnt nor neither without",
-	"used to when i was years ago in the past back then as a kid teen teenager child younger ago once formerly previously",
-	"better place now doing better im ok now okay fine recovered recovery clean sober glad alive still here no longer anymore",
-	"lol lmao lmfao haha hahaha rofl jk joking kidding xd hehe",
-	"if unless when whenever",
-	"said says told texted messaged posted wrote asked",
-	"yes yeah yep yea sometimes maybe kind of sort of think so",
-	"no nope nah not really im safe im fine all good promise",
-	"character story novel fiction book movie song lyrics game essay research paper article",
-}
-
 var (
 	negators  = map[string]bool{"never": true, "not": true, "dont": true, "wont": true, "wouldnt": true, "didnt": true, "nor": true, "neither": true, "no": true, "doesnt": true, "isnt": true, "arent": true, "shouldnt": true}
 	firstPers = map[string]bool{"i": true, "im": true, "ive": true, "ill": true, "id": true, "me": true, "my": true, "myself": true}
@@ -46,19 +33,32 @@ var (
 var (
 	// pastRe marks a clause as about the past.
 	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
+	// pastYearRe dates a statement to a year; it reads as past only when
+	// the message also says the person is past it now.
+	pastYearRe = newFilteredRe(regexp.MustCompile(`\b(?:in|back in) (?:19|20)\d\d\b`))
 	// recoveryRe marks a text that says the person is past it now.
-	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression))\b`))
+	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean)\b`))
 	// reportRe marks reported speech of someone else in a clause.
 	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
 	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song|video ?game|videogame|\w+ game)\b|\bin (?:minecraft|fortnite|call of duty|gta|skyrim|the sims|roblox|dark souls|elden ring)\b|\blyrics?\b|\bquote\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
 	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
+	// leisureRe marks a clause about a sport, a hobby, work or a repair,
+	// where ropes, guns, knives, bridges and roofs have their everyday use.
+	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pals?|penpals?|parade|fireworks|festival|concert|marathon|tour|sightseeing)\b`))
+	// researchRe marks a question asked for study or out of curiosity.
+	researchRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:for|asking for|its for) (?:a|my|our|the) (?:science |school |class |college |uni |university |research )?(?:project|class|essay|paper|assignment|homework|report|presentation|thesis|dissertation|lecture|exam|course|article|novel|story|book|script|screenplay)|doing (?:some )?research|for research|out of (?:pure )?curiosity|just curious|purely hypothetical|hypothetically)\b`))
+	// frameCancelRe is finality that an everyday frame does not explain
+	// ("on the bridge taking photos for the last time").
+	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
+	// absenceExcuseRe is an ordinary reason to be away or silent.
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|farewell party|graduat\w*|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
 	// idiomRe are figures of speech that use risk words.
-	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
+	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|die on (?:this|that|the|a) hill|(?:killing|killed|kill) (?:ourselves|myself|themselves) laughing|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
 	// affirmRe / denyRe read short answers to a safety question.
 	affirmRe = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)))
 	// notSafeRe and safeRe read the answer to "are you safe right now?" or
@@ -100,6 +100,9 @@ func (f *Floor) AssessRules(in Input) RulesVerdict {
 // scorer needs.
 func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	canon := normalize(in.Text, f.lex)
+	// The rules read typos corrected, and so does the learned scorer: the
+	// clauses a rule set aside are positions in this text.
+	text := f.lex.fixTypos(canon)
 	var hist []string
 	histTalk := false
 	if len(in.History) > 0 {
@@ -108,12 +111,12 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 			h = h[len(h)-windowTurns:]
 		}
 		for _, m := range h {
-			c := normalize(m, f.lex)
+			c := f.lex.fixTypos(normalize(m, f.lex))
 			hist = append(hist, c)
 			histTalk = histTalk || suicideTalkRe.MatchString(c)
 		}
 	}
-	cur := f.scan(canon, histTalk)
+	cur := f.scan(text, histTalk)
 
 	a := Assessment{Path: []string{"floor"}}
 	best := cur.best()
@@ -122,13 +125,13 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	// a clear "yes" lets this turn stand on its own words.
 	if in.AskedIfSafe {
 		switch {
-		case notSafeRe.MatchString(canon):
+		case notSafeRe.MatchString(text):
 			a.Level, a.Confidence = LevelImminent, 0.85
 			a.Reason = "not safe, in answer to a safety question"
 			a.Path = append(a.Path, "unsafe_after_question")
 			a.Flags = cur.flags
 			return RulesVerdict{Assessment: a.Finish()}
-		case safeRe.MatchString(canon) && best.level < 2:
+		case safeRe.MatchString(text) && best.level < 2:
 			a.Level, a.Confidence = best.level, 0.7
 			a.Reason = "safe, in answer to a safety question"
 			a.Path = append(a.Path, "safe_after_question")
@@ -146,14 +149,14 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	// Denial or affirmation after a direct question about thoughts or intent.
 	if in.AskedSafetyQuestion {
 		switch {
-		case best.level < 2 && denyRe.MatchString(canon):
+		case best.level < 2 && denyRe.MatchString(text):
 			a.Level = 0
 			a.Confidence = 0.75
 			a.Reason = "clear denial after a safety question"
 			a.Path = append(a.Path, "denial_after_question")
 			a.Flags = cur.flags
 			return RulesVerdict{Assessment: a.Finish()}
-		case best.level < 2 && affirmRe.MatchString(canon) && !denyRe.MatchString(canon):
+		case best.level < 2 && affirmRe.MatchString(text) && !denyRe.MatchString(text):
 			best = match{level: 2, conf: 0.75, note: "affirmed after a safety question"}
 			cur.path = append(cur.path, "affirm_after_question")
 		}
@@ -166,8 +169,8 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	a.Path = append(a.Path, cur.path...)
 
 	// Window: risk spread over the last few messages.
-	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(canon)) {
-		w := f.window(hist, cur)
+	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(text)) {
+		w := f.window(hist, text, cur)
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -188,7 +191,7 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	if !view {
 		return RulesVerdict{Assessment: a.Finish()}
 	}
-	return f.modelView(a.Finish(), canon, cur)
+	return f.modelView(a.Finish(), text, cur)
 }
 
 // scanResult is what the rules found in one canonical text.
@@ -198,11 +201,13 @@ type scanResult struct {
 	path    []string
 	// context signals for the window
 	suicideTalk, timing, prep bool
+	// loweredPrep: a preparation rule matched but lacked context here.
+	loweredPrep bool
 	// decided are the clauses [start, end) whose match a modifier
 	// deliberately kept below crisis (negation, third party, idiom, past,
 	// fiction...): the learned scorer does not read them.
 	decided [][2]int
-	// hits are the prefilter hits of the whole text.
+	// hits are the prefilter hits of the scanned text.
 	hits hits
 }
 
@@ -217,11 +222,11 @@ func (s scanResult) best() match {
 }
 
 var (
-	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
+	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself|yourself|yourselves)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
-	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
+	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:the|my) (?:notes?|letters?) (?:are|is) (?:all )?(?:written|done|finished|ready|sealed)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )
 
 // windowTurns is how many earlier messages the window reads.
@@ -251,22 +256,42 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			all[k] |= h[k]
 		}
 	}
+	// Patterns that span sentences need hits of the whole text, since
+	// per-sentence hits never hold a literal that crosses " . ".
+	var wholeHits hits
+	if len(clauses) == 1 {
+		wholeHits = all
+	}
 	res.hits = all
 	recovered := recoveryRe.matchHits(canon, all)
 	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
-	ownContext := res.suicideTalk || fams > 0 || aftermathRe.matchHits(canon, all) || strings.Contains(canon, "depress")
+	distressed := fams > 0 || strings.Contains(canon, "depress")
+	ownContext := res.suicideTalk || distressed || aftermathRe.matchHits(canon, all)
 	context = histTalk || context || ownContext
 	for i := range f.rules {
 		r := &f.rules[i]
-		if !r.fre.ok(all) {
+		if r.whole {
+			if wholeHits == nil {
+				wholeHits = findHits(canon)
+			}
+			if !r.fre.ok(wholeHits) {
+				continue
+			}
+		} else if !r.fre.ok(all) {
 			continue
 		}
 		// Patterns never cross a sentence mark, so each sentence that passes
 		// the prefilter is searched on its own.
 		var locs [][]int
+		if r.whole {
+			locs = r.re.FindAllStringIndex(canon, -1)
+		}
 		for ci, cs := range clauses {
+			if r.whole {
+				break
+			}
 			if !r.fre.ok(sentHits[ci]) {
 				continue
 			}
@@ -332,14 +357,22 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					// "I don't want to kill myself, but..." is ambivalence.
 					m.level = min(m.level+1, r.level)
 				}
-			case thirdPartySubject(prefix) || reportRe.matchHits(prefix, all):
+			case r.excusable && absenceExcuseRe.matchHits(canon, all):
+				m.level, mod = 0, "ordinary_absence"
+			case isMethodRule(r.id) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all):
+				m.level, mod = 0, "research"
+			case r.frame && !distressed && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
+				m.level, mod = 0, "everyday_use"
+			case thingSubject(prefix, canon[loc[0]:loc[1]]):
+				m.level, mod = 0, "not_self"
+			case reportRe.matchHits(prefix, all) || ((!hasFirstPerson(canon[loc[0]:loc[1]]) || attributedBefore(prefix)) && thirdPartySubject(prefix)):
 				m.level, mod = 0, "third_party"
 				res.flags.ThirdParty = true
 			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
 				m.level, mod = min(m.level, 1), "fiction"
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
-			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all) && recovered:
+			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all)) && recovered:
 				m.level, mod = 0, "past_recovered"
 			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all):
 				if m.level == 3 {
@@ -348,7 +381,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					m.level = max(1, m.level-1)
 				}
 				mod = "past"
-			case r.weak && hasLaugh(clause):
+			case (r.weak || causativeBefore(prefix)) && hasLaugh(clause):
 				m.level, mod = min(m.level, 1), "laughter"
 			case m.level == 3 && conditionalRe.matchHits(prefix, all) && !strings.Contains(r.id, "attempt") && !strings.HasPrefix(r.id, "prep"):
 				m.level, mod = 2, "conditional"
@@ -357,6 +390,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					// myself lol": unclear sarcasm, one direct question.
 					m.level, mod = 1, "conditional_laughter"
 				}
+			}
+			if strings.HasPrefix(r.id, "prep.") && (mod == "no_talk" || mod == "no_context") {
+				res.loweredPrep = true
 			}
 			if r.selfInjury && m.level >= 2 {
 				res.flags.SelfInjury = true
@@ -395,11 +431,57 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			b = res.best()
 		}
 	}
+	if b.level < 3 && farewellDensity(canon, all) && !absenceExcuseRe.matchHits(canon, all) {
+		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "goodbye or finality"})
+		res.path = append(res.path, "combine:farewell_markers")
+		b = res.best()
+	}
 	if b.level == 1 && res.prep && res.suicideTalk {
 		res.matches = append(res.matches, match{level: 2, conf: 0.7, note: "warning signs with preparation"})
 		res.path = append(res.path, "combine:warning+prep")
 	}
 	return res
+}
+
+// Farewell markers. A goodbye alone ends many chats; a goodbye said with
+// what people say when they do not expect to talk again (an apology for
+// everything, thanks for trying, "it's too late", love to all) is finality.
+var (
+	farewellStrong = []filteredRe{
+		newFilteredRe(regexp.MustCompile(`\bforgive me\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:im )?sorry (?:mom|mum|dad|mama|papa|mother|father|everyone|guys|all of you|to everyone)\b`)),
+		newFilteredRe(regexp.MustCompile(`\bsorry for (?:everything|all of this|all the pain|being (?:a burden|like this|who i am))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:i )?love you (?:all|guys)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:trying|all you did|always being there|being there for me|trying to help)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real)|(?:its been|it was|it has been) (?:nice|good|great|an honou?r|a pleasure) knowing (?:you|everyone|yall))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:take care of (?:my|each other|yourselves|mom|mum|dad)|dont blame (?:yourself|yourselves)|(?:it|its|it is|it was) not your fault|it wasnt your fault|see you on the other side)\b`)),
+	}
+	farewellWeak = []filteredRe{
+		newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:im|i am) (?:so )?sorry(?: \.|$| for everything| for all)`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for everything\b`)),
+		newFilteredRe(regexp.MustCompile(`\bi love you(?: \.|$| so much)`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:its|it is) too late\b`)),
+	}
+)
+
+// farewellDensity reports a strong farewell marker with at least one other.
+func farewellDensity(canon string, h hits) bool {
+	strong, weak := 0, 0
+	for _, re := range farewellStrong {
+		if re.matchHits(canon, h) {
+			strong++
+		}
+	}
+	if strong == 0 {
+		return false
+	}
+	for _, re := range farewellWeak {
+		if re.matchHits(canon, h) {
+			weak++
+		}
+	}
+	return strong+weak >= 2
 }
 
 // near returns the words around a match within its clause (eight before,
@@ -438,31 +520,113 @@ func pastOnly(res scanResult) bool {
 	return true
 }
 
+// Cues the window reads in the current message.
+var (
+	// resolveRe is a decision said without its object: "I've made up my
+	// mind", "it's time". After despair or ideation it is intent.
+	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore)` + endBound)))
+	// confessRe is a short reply that owns an earlier general question
+	// ("is it normal to want to die?" ... "because I do").
+	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
+	// farewellRe is a goodbye with finality (not a plain "bye").
+	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all)\b`))
+	// heightHereRe is the writer at a height now ("I'm on the bridge").
+	heightHereRe = newFilteredRe(mustCompilePattern(`(?:im|i am|standing|sitting|sat|up) (?:\w+ ){0,2}(?:on|at|in|atop|on top of) (?:the |a |my |this )?(?:top (?:floor )?of (?:the |a |my )?)?(?:\w+ ){0,2}{height}`))
+	// heightNextRe is what follows being at a height: its drop, no fear,
+	// a jump, no way back.
+	heightNextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:its|it is|so) (?:so |really |very )?(?:high|far down|a long way down)|not (?:scared|afraid)(?: anymore| of (?:falling|it|the fall))?|jump|jumping|let go|one step|(?:not|never) (?:going|coming) (?:back|down|home)|(?:its|it is) time)\b`))
+	// genericPersonRe is a question put in general terms ("do people...",
+	// "is it normal to..."), which a later "because I do" makes one's own.
+	genericPersonRe = newFilteredRe(regexp.MustCompile(`\b(?:you|your|yourself|people|someone|somebody|anyone|anybody|a person|others|normal|weird|common)\b`))
+	// sightseeingRe is a height visited for its view.
+	sightseeingRe = newFilteredRe(regexp.MustCompile(`\b(?:view|views|tour|beautiful|amazing|gorgeous|stunning|pretty|sightseeing|photos?|pictures|selfie|sunset|sunrise|hike|hiking|lighthouse|observation)\b`))
+)
+
+// warned reports a warning sign (a warn.* rule at level 1 or more, or
+// several together) in a scan.
+func warned(s scanResult) bool {
+	for _, m := range s.matches {
+		if m.level >= 1 && (m.rule == nil || strings.HasPrefix(m.rule.id, "warn.") || m.level >= 2) {
+			return true
+		}
+	}
+	return false
+}
+
+// mustCompilePattern compiles a pattern with the rules' macros.
+func mustCompilePattern(src string) *regexp.Regexp {
+	re, err := compilePattern(src)
+	if err != nil {
+		panic("safety: " + err.Error())
+	}
+	return re
+}
+
 // window reads the current message together with the recent history (in
-// canonical form) so that risk spread over several messages is seen.
-func (f *Floor) window(history []string, cur scanResult) match {
+// canonical form) so that risk spread over several messages is seen. It
+// combines what earlier messages said (ideation, despair, a general
+// question about dying, being at a height) with what the current one adds
+// (timing, preparation, a decision, a confession, a farewell).
+func (f *Floor) window(history []string, canon string, cur scanResult) match {
 	var best match
+	raise := func(level Level, conf float64, note string) {
+		if level > best.level {
+			best = match{level: level, conf: conf, note: note}
+		}
+	}
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
+	despair, generalTalk, atHeight := false, false, false
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
+		hh := hs.hits
+		if hh == nil {
+			hh = findHits(h)
+		}
 		if hb.level >= 2 {
 			anyIdeation = true
 		}
 		anyTalk = anyTalk || hs.suicideTalk
 		anyTiming = anyTiming || hs.timing
 		anyPrep = anyPrep || hs.prep
+		despair = despair || warned(hs) || coreDistress.matchHits(h, hh)
+		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
+		atHeight = atHeight || (heightHereRe.matchHits(h, hh) && !sightseeingRe.matchHits(h, hh))
+	}
+	ch := cur.hits
+	if ch == nil {
+		ch = findHits(canon)
 	}
 	cb := cur.best()
+	resolve := resolveRe.matchHits(canon, ch)
+	prepNow := cur.prep || cur.loweredPrep
 	switch {
 	case (anyIdeation || cb.level >= 2) && (cur.timing || cur.prep) && (anyTiming || anyPrep):
-		best = match{level: 3, conf: 0.75, note: "ideation earlier, timing or preparation now"}
+		raise(3, 0.75, "ideation earlier, timing or preparation now")
 	case anyIdeation && (cur.timing || cur.prep):
-		best = match{level: 3, conf: 0.75, note: "ideation earlier, timing or preparation now"}
+		raise(3, 0.75, "ideation earlier, timing or preparation now")
 	case cb.level == 1 && anyIdeation:
-		best = match{level: 2, conf: 0.7, note: "warning signs after ideation earlier"}
+		raise(2, 0.7, "warning signs after ideation earlier")
 	case cb.level == 1 && anyTalk && (anyPrep || anyTiming):
-		best = match{level: 2, conf: 0.65, note: "warning signs with preparation over several messages"}
+		raise(2, 0.65, "warning signs with preparation over several messages")
+	}
+	switch {
+	case anyIdeation && resolve:
+		raise(3, 0.75, "a decision after ideation earlier")
+	case despair && prepNow:
+		raise(3, 0.7, "preparation after despair earlier")
+	case despair && resolve && cur.timing:
+		raise(3, 0.7, "a decision with timing after despair earlier")
+	case despair && resolve:
+		raise(2, 0.7, "a decision after despair earlier")
+	case despair && farewellRe.matchHits(canon, ch):
+		raise(2, 0.65, "a farewell after despair earlier")
+	}
+	if generalTalk && confessRe.matchHits(canon, ch) {
+		raise(2, 0.7, "owning an earlier question about dying")
+	}
+	if atHeight && !sightseeingRe.matchHits(canon, ch) && (heightNextRe.matchHits(canon, ch) || resolve) {
+		raise(3, 0.75, "at a height, and what follows")
 	}
 	return best
 }
@@ -595,7 +759,35 @@ var (
 	dyingOnlyRe      = regexp.MustCompile(`\b(?:die|dying|death)\b`)
 	benignOverdoseRe = regexp.MustCompile(`^ ?(?:on )?(?:coffee|caffeine|sugar|chocolate|candy|sweets|netflix|anime|tv|memes|tiktok|love|work|carbs|pizza|cake|cookies|energy drinks?|red bull|tea|vitamin c|cuteness|nostalgia|drama)\b`)
 	couldSleepRe     = regexp.MustCompile(`(?:^|\b)(?:i |we )?(?:just )?could (?:just )?$`)
+	predictDieRe     = regexp.MustCompile(`^(?:im |i am |i |ill )?(?:literally )?(?:going to|gonna|will|ill|about to) (?:literally )?die$`)
+	ifAfterRe        = regexp.MustCompile(`^ ?(?:if|unless|without) `)
+	ifBeforeRe       = regexp.MustCompile(`(?:^|\b)(?:if|unless) `)
 )
+
+// lastWords returns the last n words of s.
+func lastWords(s string, n int) string {
+	s = strings.TrimRight(s, " ")
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == ' ' {
+			n--
+			if n == 0 {
+				return s[i+1:]
+			}
+		}
+	}
+	return s
+}
+
+// sentStart returns the start of the sentence holding offset off.
+func sentStart(bounds []int, off int) int {
+	start := 0
+	for _, b := range bounds {
+		if b <= off {
+			start = b
+		}
+	}
+	return start
+}
 
 func benignSaying(prefix, match, after string) bool {
 	switch {
@@ -605,6 +797,10 @@ func benignSaying(prefix, match, after string) bool {
 	case strings.Contains(match, "overdos") && benignOverdoseRe.MatchString(after):
 		return true
 	case strings.HasPrefix(match, "sleep") && strings.Contains(match, "forever") && couldSleepRe.MatchString(prefix):
+		return true
+	case predictDieRe.MatchString(match) && (ifAfterRe.MatchString(after) || ifBeforeRe.MatchString(lastWords(prefix, 8))):
+		// "I'm going to die if I don't get coffee": a prediction on a
+		// condition, said of a craving or a chore.
 		return true
 	}
 	return false
@@ -617,8 +813,17 @@ func thirdPartySubject(prefix string) bool {
 	toks := strings.Fields(prefix)
 	for k := len(toks) - 1; k >= 0 && k >= len(toks)-6; k-- {
 		t := toks[k]
+		if (t == "my" || t == "our") && k+1 < len(toks) && personNoun(toks[k+1]) {
+			// "my mom took too many pills", "my dad's in hospital after
+			// an overdose": the subject is the relative.
+			return true
+		}
 		if firstPers[t] {
 			return false
+		}
+		if t == "people" && k >= len(toks)-2 {
+			// "why do people self harm": people in general.
+			return true
 		}
 		switch t {
 		case "you", "youve", "youre", "your", "yourself", "youd", "youll":
@@ -629,6 +834,89 @@ func thirdPartySubject(prefix string) bool {
 			"someone", "somebody", "someones", "somebodys":
 			return true
 		}
+	}
+	return false
+}
+
+// personNouns name people (and pets) a person speaks about; "my" before
+// one makes that person the subject.
+var personNouns = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`mom mum mother dad father parent parents brother sister sibling siblings son daughter
+		kid kids child children friend friends bestie bf gf boyfriend girlfriend partner husband wife fiance fiancee
+		roommate flatmate cousin uncle aunt auntie niece nephew grandma grandpa grandmother grandfather nan nana granny
+		grandparents coworker colleague classmate student students client patient neighbour neighbor boss teacher ex
+		stepdad stepmom stepmother stepfather baby toddler teen teenager dog cat`) {
+		personNouns[w] = true
+	}
+}
+
+// personNoun reports a person noun, also in the possessive ("dads").
+func personNoun(t string) bool {
+	return personNouns[t] || (strings.HasSuffix(t, "s") && personNouns[t[:len(t)-1]])
+}
+
+// hasFirstPerson reports a first-person word in a match: a match that
+// names the writer ("my parents would be better off if I was never born")
+// is about the writer whoever the sentence's subject is.
+func hasFirstPerson(m string) bool {
+	for _, t := range strings.Fields(m) {
+		if firstPers[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// isMethodRule reports the rules that read a question about a method or
+// its lethality, which a study frame turns into a question about the topic.
+func isMethodRule(id string) bool {
+	return strings.HasPrefix(id, "ideation.method") || strings.HasPrefix(id, "method.") || strings.HasPrefix(id, "concept.means_") ||
+		id == "concept.od_question" || id == "concept.cut_question" || id == "more.method_amount"
+}
+
+// attributedBefore reports a verb of belief or speech just before a match:
+// in "they must think I'm suicidal" the words are someone else's reading.
+func attributedBefore(prefix string) bool {
+	toks := strings.Fields(prefix)
+	if len(toks) == 0 {
+		return false
+	}
+	switch toks[len(toks)-1] {
+	case "think", "thinks", "thought", "assume", "assumes", "assumed", "believe", "believes", "say", "says", "said", "call", "calls", "called", "suspect", "suspects":
+		return true
+	}
+	return false
+}
+
+// causativeBefore reports "makes me" or "made me" just before a match:
+// "mondays make me want to die lol" is hyperbole about mondays.
+func causativeBefore(prefix string) bool {
+	p := strings.TrimRight(prefix, " ")
+	return strings.HasSuffix(p, "makes me") || strings.HasSuffix(p, "make me") || strings.HasSuffix(p, "made me")
+}
+
+// thingSubject reports "it" as the subject of a match that is a bare
+// predicate ("it's going to die", "it will die"): a phone or a plant, not
+// the writer.
+func thingSubject(prefix, m string) bool {
+	first, _, _ := strings.Cut(m, " ")
+	switch first {
+	case "going", "gonna", "about", "die", "dying", "dead", "died", "will":
+	default:
+		return false
+	}
+	toks := strings.Fields(prefix)
+	n := len(toks)
+	if n == 0 {
+		return false
+	}
+	switch toks[n-1] {
+	case "it", "its", "itll":
+		return true
+	case "will", "would", "might", "could", "is", "was", "may":
+		return n >= 2 && toks[n-2] == "it"
 	}
 	return false
 }

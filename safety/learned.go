@@ -149,7 +149,8 @@ func (f *Floor) learnedRaise(v RulesVerdict) Assessment {
 // myself") keeps level 2 and only blocks level 3 (see imminentBlocker).
 func decidedModifier(mod string) bool {
 	switch mod {
-	case "negated", "third_party", "saying", "idiom", "fiction", "accident", "past_recovered", "past", "laughter", "conditional_laughter":
+	case "negated", "third_party", "saying", "idiom", "fiction", "accident", "past_recovered", "past", "laughter", "conditional_laughter",
+		"everyday_use", "not_self", "ordinary_absence", "research":
 		return true
 	}
 	return false

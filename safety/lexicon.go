@@ -5,7 +5,7 @@ import (
 )
 
 // lexicon is the set of words the normalizer may repair a token into: the
-// words of the rule patterns plus common English words, so that a repair
+// normalizer vocabulary (lexicon_words.go) plus common English words, so that a repair
 // never turns an ordinary word into a risk word by accident.
 type lexicon struct {
 	words map[string]bool
@@ -37,7 +37,8 @@ knife bridge blade cuts scars scar note letter plan plans planned planning ready
 suicide suicidal myself yourself himself herself themselves ourselves
 lol lmao lmfao haha idk tbh ngl fr rn imo omg pls plz ok okay yeah yes nope nah`
 
-// newLexicon builds a lexicon from the pattern words and the common words.
+// newLexicon builds a lexicon from the normalizer vocabulary (risk words)
+// and the common words.
 func newLexicon(patternWords []string) *lexicon {
 	l := &lexicon{words: map[string]bool{}}
 	for _, w := range strings.Fields(commonWords) {
@@ -189,4 +190,100 @@ func (l *lexicon) segment(s string) ([]string, bool) {
 		words[a], words[b] = words[b], words[a]
 	}
 	return words, true
+}
+
+// Typos. People in distress type fast: "i tink about suicde evry day". The
+// rules read a copy of the canonical text in which a token that is not a
+// known word and is one slip away from a typo target (two neighbouring
+// letters swapped, or one letter missing from a longer word, or a dropped
+// final g) is read as the target. Normalize itself is left alone: the
+// learned scorer reads Normalize's output unchanged.
+
+// typoTargets are the words a slip is read back into: the words that carry
+// a disclosure, long enough that a slip of them is not another word.
+// A target written "wanna=want to" is read as its canonical form.
+var typoTargets = strings.Fields(`myself suicide suicidal killing dying anymore tonight tomorrow really every
+think thinking thoughts living alive pills overdose wrists cutting hurting goodbye nobody anyone everyone
+better without through wanna=want_to gonna=going_to kill dead want just life live hang jump ending tired
+wish hate`)
+
+// typoRealWords are real words that are also one slip from a target; they
+// are never corrected ("tried" is not "tired").
+var typoRealWords = map[string]bool{
+	"very": true, "though": true, "thought": true, "ever": true, "live": true, "tried": true, "thin": true,
+	"pill": true, "tied": true, "anna": true, "tire": true, "ding": true, "rally": true, "trough": true,
+	"hang": true, "wish": true, "life": true, "kill": true, "dead": true, "want": true, "just": true,
+	"died": true, "lief": true,
+}
+
+// typoMap maps each slip of a target to the target (slips shared by two
+// targets are left out).
+var typoMap = func() map[string]string {
+	m := map[string]string{}
+	shared := map[string]bool{}
+	add := func(v, w string) {
+		if len(v) < 4 || typoRealWords[v] || v == w {
+			return
+		}
+		if old, ok := m[v]; ok && old != w {
+			shared[v] = true
+		}
+		m[v] = w
+	}
+	for _, t := range typoTargets {
+		w, out, ok := strings.Cut(t, "=")
+		if !ok {
+			out = w
+		}
+		out = strings.ReplaceAll(out, "_", " ")
+		for i := 0; i+1 < len(w); i++ {
+			add(w[:i]+string(w[i+1])+string(w[i])+w[i+2:], out)
+		}
+		if len(w) >= 5 {
+			for i := 0; i < len(w); i++ {
+				add(w[:i]+w[i+1:], out)
+			}
+		}
+		if strings.HasSuffix(w, "ing") {
+			add(w[:len(w)-1], out)
+		}
+	}
+	for v := range shared {
+		delete(m, v)
+	}
+	// Three-letter slips of "kill" are not English words either.
+	m["kil"], m["kll"] = "kill", "kill"
+	// Chat shorthand the normalizer keeps: "i dont want to b alive".
+	m["b"] = "be"
+	return m
+}()
+
+// fixTypos returns canon with slips of the typo targets corrected, or canon
+// itself when there are none (no allocation).
+func (l *lexicon) fixTypos(canon string) string {
+	var b []byte
+	start := 0
+	for i := 0; i <= len(canon); i++ {
+		if i < len(canon) && canon[i] != ' ' {
+			continue
+		}
+		tok := canon[start:i]
+		if w, ok := typoMap[tok]; ok && !l.words[tok] {
+			if b == nil {
+				b = make([]byte, 0, len(canon)+8)
+				b = append(b, canon[:start]...)
+			}
+			b = append(b, w...)
+		} else if b != nil {
+			b = append(b, tok...)
+		}
+		if b != nil && i < len(canon) {
+			b = append(b, ' ')
+		}
+		start = i + 1
+	}
+	if b == nil {
+		return canon
+	}
+	return string(b)
 }

@@ -59,14 +59,27 @@ type rule struct {
 	// timeless marks wishes about the past that speak of now ("I should
 	// have died years ago"): past-tense markers do not lower them.
 	timeless bool
-	re       *regexp.Regexp
-	fre      filteredRe
+	// frame marks means and places that have everyday uses (a climbing
+	// rope, a gun range, a roof being repaired): a leisure, sport, work or
+	// repair frame in the clause, with no talk of dying there, reads the
+	// match as that use (level 0).
+	frame bool
+	// excusable marks an absence said with finality ("I won't be around
+	// after tonight") that an ordinary reason in the message explains (a
+	// trip, a shift, a dying phone battery): level 0.
+	excusable bool
+	// whole marks patterns that span sentences ("I'm on the bridge. I'm
+	// not going back"): they are searched in the whole message, not one
+	// sentence at a time.
+	whole bool
+	re    *regexp.Regexp
+	fre   filteredRe
 }
 
 // Pattern macros, expanded before compiling. Every pattern works on the
 // canonical form (see normalize.go): lowercase, no apostrophes, "im", "ive",
 // "ill", "id", "dont", "cant", "want to", "going to".
-var macros = strings.NewReplacer(
+var baseMacros = []string{
 	// up to three filler words
 	"{gap}", `(?:[a-z0-9]+ ){0,3}`,
 	"{gap1}", `(?:[a-z0-9]+ )?`,
@@ -84,47 +97,65 @@ var macros = strings.NewReplacer(
 	// people and pets who are named as the reason to stay
 	"{loved}", `(?:kids?|children|child|son|daughter|babies|baby|mom|mum|mother|dad|father|parents|family|husband|wife|partner|boyfriend|girlfriend|dogs?|cats?|pets?|fur baby|fur babies|fur kids?|sister|brother|siblings|grandma|grandmother|grandpa|grandfather|friends?|best friend)`,
 	"{other}", `(?:he|she|they|hes|shes|theyre|him|her|them|my (?:friend|best friend|bf|gf|boyfriend|girlfriend|brother|sister|mom|mum|mother|dad|father|son|daughter|kid|child|wife|husband|partner|roommate|flatmate|cousin|uncle|aunt|niece|nephew|student|coworker|colleague|classmate|client|patient|grandma|grandpa|grandmother|grandfather|ex|fiance|fiancee)|a friend|someone i know|someone|somebody|a classmate|a coworker|my friends)`,
-)
+}
+
+// macros expands the base macros and the concept classes (rules_concepts.go).
+var macros = strings.NewReplacer(append(append([]string(nil), baseMacros...), conceptMacros()...)...)
 
 // ruleTable lists the floor's rules. Order does not matter: every rule is
 // tried and the highest level wins, then modifiers apply.
 var ruleTable = []rule{
 	// ---- level 3: intent, plan, preparation, attempt, goodbye ----
-	{id: "intent.selfkill", level: 3, conf: 0.9, src: `{intend} {adv}{selfkill}`},
+	{id: "intent.selfkill", level: 3, conf: 0.9, frame: true, src: `{intend} {adv}{selfkill}`},
 	{id: "intent.suicide", level: 3, conf: 0.9, src: `{i} {adv}{intend} {adv}(?:commit suicide|do it|go through with it)(?: {soon})`},
-	{id: "intent.soon", level: 3, conf: 0.9, src: `{selfkill} {gap}{soon}`},
-	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))?`},
+	{id: "intent.soon", level: 3, conf: 0.9, frame: true, src: `{selfkill} {gap}{soon}`},
+	// A bare "I have a plan" is read by intent.plan_bare (in context only).
+	// "I have a plan" on its own; a plan for something or to do something
+	// ordinary is read by the rules that name what it is for.
+	{id: "intent.plan_own", level: 3, conf: 0.8, notFollowedBy: []string{"for", "to", "of", "with", "on", "about", "at", "in", "b", "c", "which", "we", "is", "was"}, src: `(?:ive|i have|ive got|i got|ive made|i made|i have got) (?:a|my) plan`},
+	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))|(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) suicide plan`},
 	{id: "intent.plan2", level: 3, conf: 0.85, src: `(?:plan|planned|planning|plans) (?:to|on|for) (?:kill(?:ing)? myself|end(?:ing)? my life|suicide|commit(?:ting)? suicide|end(?:ing)? it)`},
-	{id: "intent.date", level: 3, conf: 0.85, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
-	{id: "prep.note", level: 3, conf: 0.9, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:my|a|the|some) (?:first |own |last |final )?(?:suicide |goodbye |last |final )?(?:note|notes|letter|letters)(?: to| for| .{0,0}$)?`},
+	{id: "intent.date", level: 3, conf: 0.85, notFollowedBy: []string{"for", "of", "to", "with"}, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
+	// A note or letter is preparation when it is "my note" or a goodbye,
+	// suicide, last or final one; a plain letter needs talk of dying.
+	{id: "prep.note", level: 3, conf: 0.9, frame: true, notFollowedBy: []string{"of", "for"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:(?:my|a|the|some) (?:first |own )?(?:suicide|goodbye|last|final) (?:note|notes|letter|letters)|my (?:first |own )?(?:note|letter))`},
+	{id: "prep.note_plain", level: 3, conf: 0.75, frame: true, notFollowedBy: []string{"for", "about", "on", "in"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:a|the|some|my) (?:note|notes|letter|letters)|(?:wrote|written|left|finished) letters`},
+	{id: "prep.note_for", level: 3, conf: 0.75, frame: true, src: `(?:wrote|written|writing|left|leaving|finished|drafted) (?:(?:a|the|some|my) )?(?:note|notes|letter|letters) for (?:my |each of my |all my )?(?:{loved}|everyone|everybody|them|each of them)`},
 	{id: "prep.suicidenote", level: 3, conf: 0.9, src: `(?:my|a) (?:suicide|goodbye) (?:note|letter|message)`},
 	{id: "prep.giveaway", level: 3, conf: 0.85, src: `(?:gave|giving|give|given) (?:away )?(?:all )?(?:of )?my (?:stuff|things|belongings|possessions|pets?|cat|dog|games|clothes|money)(?: away)?`},
 	{id: "prep.means", level: 3, conf: 0.8, src: `(?:{i} )?{adv}{saved} (?:up )?(?:enough |a bunch of |a lot of |all (?:of )?(?:my )?|some |the |a |\d+ )?{means} (?:to|for|so i can|that i (?:will|am going to)) (?:kill myself|end it|do it|die|end my life|overdose)`},
 	{id: "prep.stockpile", level: 3, conf: 0.85, src: `(?:stockpil|hoard|stash)(?:ed|ing) (?:up )?(?:my |all |some |enough )?{means}|(?:saving|saved) (?:up )?(?:all )?(?:my |the |these |some )?(?:pills|meds|tablets|medication|sleeping pills|painkillers) (?:to|so|until|for (?:when|the day|the night|tonight|later|if|it|this|that|the end|an overdose|one day|someday|a reason))`},
-	{id: "prep.means_ready", level: 3, conf: 0.85, src: `(?:the|my|a) {means} (?:is|are) (?:ready|here|in my hand|next to me|in front of me|tied|set up)`},
+	{id: "prep.means_ready", level: 3, conf: 0.85, frame: true, src: `(?:the |my |a )?(?:rope|noose|belt|gun|pistol|rifle|shotgun|bullets?|knife|blade|razor|razors|helium|charcoal|exit bag) (?:is|are) (?:ready|here|in my hand|next to me|in front of me|tied|set up|loaded)`},
+	// Pills at hand are also how people take their medicine: in context only.
+	{id: "prep.pills_at_hand", level: 3, conf: 0.8, frame: true, needsContext: true, src: `(?:the |my |a |all the |all my )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|bottle of pills) (?:is|are) (?:ready|here|in my hand|next to me|in front of me|lined up|counted out)`},
 	{id: "prep.holding", level: 3, conf: 0.85, src: `(?:holding|have|got) (?:a|the|my) {means} (?:in my hand|right now|to my (?:head|wrist|throat|neck))`},
-	{id: "prep.tied", level: 3, conf: 0.85, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) (?:noose|rope)`},
-	{id: "prep.ledge", level: 3, conf: 0.85, src: `(?:standing|sitting|im) (?:on|at) (?:the|a) (?:edge|ledge|bridge|roof|rooftop|tracks|railing)(?: of)?`},
+	{id: "prep.tied", level: 3, conf: 0.85, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) noose`},
+	{id: "prep.tied_rope", level: 3, conf: 0.75, frame: true, needsContext: true, src: `(?:tied|tying|made|making|bought|have|got) (?:a|the) rope`},
+	// Standing on a bridge, a ledge or the tracks now; the edge of a height
+	// is read by the concept rules (concept.height_*).
+	{id: "prep.ledge", level: 3, conf: 0.85, frame: true, src: `(?:standing|sitting|im|i am) (?:on|at) (?:the|a|this) (?:railway |railroad |old |high |big |motorway |highway |train |local |nearest )?(?:bridge|roof|rooftop|tracks|train tracks|ledge|railing|edge)(?: \.|$| right now| now| again| alone| tonight| and| looking| thinking| in the| ready| with| over| above)`},
 	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose)`},
 	{id: "attempt.noun", level: 3, conf: 0.85, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|my life))?`},
-	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|\d+|an overdose of|so many|a lot of) {means})`},
+	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|[1-9]\d+|[5-9]|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
-	{id: "goodbye.final", level: 3, conf: 0.85, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
+	{id: "goodbye.final", level: 3, conf: 0.85, excusable: true, notFollowedBy: []string{"in", "at", "of", "with", "before", "as", "for"}, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
 	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:world|forever|for good|(?:(?:cruel|fucked up|fucking|fuckin|shitty|cold|dark|sad|this|you) ){1,2}world)`},
 	// "bye everyone" is also how people leave a chat: without distress
 	// around it, it is only a warning sign.
 	{id: "goodbye.everyone", level: 3, conf: 0.8, needsContext: true, src: `(?:goodbye|bye|farewell) (?:everyone|everybody)`},
-	{id: "goodbye.wont", level: 3, conf: 0.85, src: `(?:i )?(?:wont|will not|im not going to) (?:be (?:here|around|alive) (?:tomorrow|much longer|by (?:morning|tomorrow|the end of)|for long|anymore)|wake up tomorrow|see (?:the|another) (?:morning|sunrise|tomorrow|next day|new year))`},
+	{id: "goodbye.wont", level: 3, conf: 0.85, excusable: true, src: `(?:i )?(?:wont|will not|im not going to) (?:be (?:here|around|alive) (?:tomorrow|much longer|by (?:morning|tomorrow|the end of)|for long|anymore)|wake up tomorrow|see (?:the|another) (?:morning|sunrise|tomorrow|next day|new year))`},
 	{id: "goodbye.read", level: 3, conf: 0.85, src: `by the time (?:you|anyone|someone) (?:read|reads|see|sees|find|finds) this`},
 	{id: "goodbye.doneit", level: 3, conf: 0.8, src: `{i} {adv}(?:going to|gonna|will|about to) (?:do it|go through with it)(?: {soon}| finally| this time)`},
-	{id: "intent.ready", level: 3, conf: 0.8, src: `{i} {adv}ready to (?:die|go|end it)(?: now| tonight| today)?`},
+	{id: "intent.ready", level: 3, conf: 0.8, weak: true, src: `{i} {adv}ready to (?:die|end it)(?: now| tonight| today)?`},
+	// "I'm ready to go" ends many an evening: risk only in context.
+	{id: "intent.ready_go", level: 3, conf: 0.7, needsContext: true, src: `{i} {adv}ready to go(?: now| tonight| today| forever| for good)?(?: \.|$| and| i| so| but| now| im| this)`},
 	{id: "intent.nothing_stop", level: 3, conf: 0.8, src: `(?:nothing|no one|nobody) (?:can|will|is going to) stop me`},
 
 	// ---- level 2: wish to be dead, active thoughts, method, self-injury ----
-	{id: "ideation.selfkill", level: 2, conf: 0.9, weak: true, src: `{selfkill}`},
-	{id: "ideation.want_selfkill", level: 2, conf: 0.9, src: `{want} {adv}(?:{selfkill}|suicide|killing myself|dying|ending it)`},
+	{id: "ideation.selfkill", level: 2, conf: 0.9, weak: true, frame: true, src: `{selfkill}`},
+	{id: "ideation.want_selfkill", level: 2, conf: 0.9, frame: true, src: `{want} {adv}(?:{selfkill}|suicide|killing myself|dying|ending it)`},
 	{id: "ideation.suicidal", level: 2, conf: 0.9, src: `(?:{i}|me|feel|feeling|felt|been|getting|get|got|am|so|very|really|extremely|super|more|actively|passively|mildly|pretty|quite|always|still|again|becoming|became) {adv}suicidal`},
-	{id: "ideation.suicidal_thoughts", level: 2, conf: 0.85, src: `(?:my|having|have|had|with|these|the|constant|intrusive|recurring|strong|bad|dark) {adv}suicid(?:al|e) (?:thoughts|ideation|feelings|urges|tendencies|thinking|mood|episodes?|crisis|plans?)`},
+	{id: "ideation.suicidal_thoughts", level: 2, conf: 0.85, src: `(?:my|having|have|had|with|these|the|constant|intrusive|recurring|strong|bad|dark) {adv}suicid(?:al|e) (?:thoughts|ideation|feelings|urges|tendencies|thinking|mood|episodes?|crisis|plans?|intent|intention|intentions|impulses)`},
 	{id: "ideation.suicide_option", level: 2, conf: 0.85, src: `suicide (?:is|seems|feels|sounds) (?:like )?(?:the|my|an|a) (?:only|best|last|real|easy|easiest|good|viable|reasonable|logical|final) ?(?:option|way out|answer|choice|solution|escape|thing left)?`},
 	{id: "ideation.consider_suicide", level: 2, conf: 0.85, src: `(?:considering|contemplating|thinking about|thinking of|think about|thought about|thoughts of|seriously considering|fantasi[sz]ing about|romantici[sz]ing|google|googled|googling|research|researched|researching|looking up|looked up) {adv}(?:suicide|killing myself|ending it|ending my life|taking my life|how to (?:die|kill myself|end it))`},
 	{id: "ideation.want_die", level: 2, conf: 0.85, weak: true, src: `(?:{i} )?{adv}(?:want to|want|wanted to|wish i could|wish to|would like to|need to|deserve to|ready to|just want to|longing to|long to|going to|hope to|hoping to|prefer to|should) {adv}(?:die|be dead|not be alive|not exist|not be here|stop existing|cease to exist|stop living|disappear forever|fall asleep forever|sleep forever|never wake up|not wake up|go to sleep forever|just die)`},
@@ -141,7 +172,7 @@ var ruleTable = []rule{
 	{id: "ideation.think_dying", level: 2, conf: 0.8, src: `(?:thinking|thoughts|think|thought|obsessing|fixated|fantasi[sz]ing|dreaming|daydreaming|daydream|fantasi[sz]e) (?:about|of) (?:my own death|dying|being dead|my death|not existing|not being here|not being alive|ending it|ending things|ending my life|taking my life|how (?:i would|to) die)`},
 	{id: "ideation.kill_me_wish", level: 2, conf: 0.75, src: `(?:wish|hope|pray|praying|want|hoping) (?:someone|somebody|something|god|a car|a bus|the universe|it) (?:would|will|could|to) (?:just )?(?:kill me|end me|end my life|take my life|take me|hit me|shoot me|murder me)`},
 	{id: "ideation.method", level: 2, conf: 0.85, src: `(?:how (?:many|much) {means} (?:would|will|does it take|do you need|to (?:die|kill|overdose|end it|not wake up)|is (?:lethal|fatal|too many|an overdose)|until)|how (?:much|many) (?:of )?(?:my )?\w+ (?:would|will|does it take to) (?:kill|overdose)|lethal dose|painless (?:way|ways|method|methods) to (?:die|go|end it|kill)|(?:easiest|quickest|fastest|best|surest|least painful|most painless) (?:way|ways|method|methods) to (?:die|kill myself|end it|end my life|commit suicide|overdose)|how (?:to|do i|can i|would i|could i|should i) (?:kill myself|end my life|commit suicide|die painlessly|overdose|hang myself|tie a noose|slit my wrists)|how long does it take to (?:die|bleed out|suffocate|drown)|enough {means} to (?:die|kill|overdose|end it|do it))`},
-	{id: "ideation.overdose", level: 2, conf: 0.8, src: `{want} {adv}(?:overdose|take (?:all (?:of )?(?:my|the)|a bunch of|a handful of|all the|every one of (?:my|the)|the whole (?:bottle|pack|box) of) {means}|swallow (?:all (?:of )?(?:my|the)|a bunch of|a handful of|all the) {means}|jump(?: off (?:a|the|my) (?:bridge|building|roof|rooftop|cliff|balcony|ledge|tower|overpass)| in front of (?:a|the) (?:train|bus|car|truck)| from (?:a|the) (?:bridge|building|roof|rooftop|cliff|balcony|ledge|tower|window))?(?: \.|$)|hang(?: myself)?(?: \.|$)|drown(?: myself)?(?: \.|$)|cut my (?:wrists|throat)|slit my (?:wrists|throat)|shoot myself)`},
+	{id: "ideation.overdose", level: 2, conf: 0.8, frame: true, src: `{want} {adv}(?:overdose|take (?:all (?:of )?(?:my|the)|a bunch of|a handful of|all the|every one of (?:my|the)|the whole (?:bottle|pack|box) of) {means}|swallow (?:all (?:of )?(?:my|the)|a bunch of|a handful of|all the) {means}|jump(?: off (?:a|the|my) (?:bridge|building|roof|rooftop|cliff|balcony|ledge|tower|overpass)| in front of (?:a|the) (?:train|bus|car|truck)| from (?:a|the) (?:bridge|building|roof|rooftop|cliff|balcony|ledge|tower|window))?(?: \.|$)|hang(?: myself)?(?: \.|$)|drown(?: myself)?(?: \.|$)|cut my (?:wrists|throat)|slit my (?:wrists|throat)|shoot myself)`},
 	{id: "ideation.end_it", level: 2, conf: 0.75, src: `(?:want to|wanted to|going to|gonna|just want to|ready to|about to|thinking (?:about|of)|think about|might|should|will|could|cant wait to|need to|urge to) {adv}(?:end it|end things|end everything|end this|end it all|be done with (?:it all|life|everything|living|this life)|check out|not be here|call it quits on life)(?: \.|$| all| for good| now| tonight| already| forever| soon)`},
 	{id: "ideation.no_point_living", level: 2, conf: 0.75, src: `(?:whats (?:even )?the|what is (?:even )?the|there is no|theres no|no|dont see (?:the|any)|cant see (?:the|any)|lost (?:the|all)) point (?:in|of|to) (?:living|being alive|life|existing|going on|staying alive|keep living|continuing)`},
 	{id: "ideation.tired_living", level: 2, conf: 0.75, src: `(?:tired|sick|exhausted|done|finished) (?:of|with) (?:living|being alive|existing|life itself|this life|my life|being here|life)`},
@@ -157,7 +188,7 @@ var ruleTable = []rule{
 	// self-injury (level 2, flag)
 	{id: "selfharm.cut", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:cut|cutting|cuts|burn|burned|burnt|burning|scratch|scratching|scratched|hurt|hurting|harm|harming|harmed|hit|hitting|punch|punching|bang|banging) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|stomach|hips?|body))(?: again| last night| yesterday| today| tonight| every night| to feel| because| when| so|$| \.| deep| with)`},
 	{id: "selfharm.want", level: 2, conf: 0.85, selfInjury: true, src: `(?:want to|wanted to|urge to|urges to|need to|tempted to|going to|gonna|itching to|craving|crave|thinking (?:about|of)|started|start|keep|cant stop) {adv}(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|scratch|scratching) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|body))`},
-	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating)(?: again| every| daily| for| since| because| to| when|$| \.| and| but| last| yesterday| today| tonight| this| earlier| recently| lately| a lot| badly| twice| more| after| before| so| in the| at| on my)`},
+	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating|nssi)(?: again| every| daily| for| since| because| to| when|$| \.| and| but| last| yesterday| today| tonight| this| earlier| recently| lately| a lot| badly| twice| more| after| before| so| in the| at| on my)`},
 	{id: "selfharm.sh", level: 2, conf: 0.75, selfInjury: true, src: `(?:relapsed on|relapse on|relapsing on|clean from|my|do|did|started|start|stop|stopped|urge to|urges to|want to|to|i|been doing|struggle with|struggling with) sh(?: again| \.|$| and| but| scars| urges| cuts| for| since| every| daily)`},
 	{id: "selfharm.relapse", level: 2, conf: 0.85, selfInjury: true, src: `(?:relapsed|relapse|relapsing|clean from|days clean|months clean|weeks clean|broke my streak|broke my clean streak)(?: on| into| with| from)? (?:self harm|sh|cutting|burning|self injury)?`},
 	{id: "selfharm.fresh", level: 2, conf: 0.8, selfInjury: true, src: `(?:fresh|new|deep|open|bleeding|infected) (?:cuts|wounds|scars|burns)(?: on my| from)`},
@@ -168,9 +199,9 @@ var ruleTable = []rule{
 	{id: "warn.pointless", level: 1, conf: 0.6, src: `(?:my life|life|everything|it all|living|existing) (?:is|feels|seems) {adv}(?:pointless|meaningless|hopeless|not worth it)|(?:whats|what is) (?:even )?the point (?:of (?:anything|living|life|trying|going on|any of this)|anymore)|(?:theres|there is) no point (?:in )?(?:anything|trying|going on|anymore)`},
 	{id: "warn.hopeless", level: 1, conf: 0.65, src: `(?:{i}|feel|feeling|felt|so|completely|totally|utterly) {adv}(?:hopeless|worthless|helpless|trapped|empty inside|numb|like a burden|a burden|like a failure|defeated|broken beyond repair)`},
 	{id: "warn.burden", level: 1, conf: 0.7, src: `(?:{i} (?:am|m)?|just|such) {adv}(?:a|such a) burden|burden (?:to|on) (?:everyone|everybody|my family|others|people|them|my friends)|better off without me`},
-	{id: "warn.no_way_out", level: 1, conf: 0.7, src: `(?:no way out|no escape|nowhere to turn|no hope|no future|nothing to live for|nothing left (?:for me|to live for|to lose)|no light at the end|never (?:going to|gonna) get better|nothing (?:is )?(?:ever )?(?:going to|will|is going to) (?:ever )?get better|(?:things|it|life) (?:are|is|will)? ?(?:never|not ever) (?:going to )?get(?:ting)? better|will never get better|wont ever get better|give up on (?:life|everything|myself|living)|gave up on (?:life|everything|myself|living)|given up on (?:life|everything|myself|living)|lost all hope|lost the will|losing the will|lost my will|(?:cant|dont|cannot) see (?:any |the )?light(?: at the end)?)`},
+	{id: "warn.no_way_out", level: 1, conf: 0.7, src: `(?:no way out|(?:dont|cant|cannot) see (?:a|any) way out|no escape|nowhere to turn|no hope|no future|nothing to live for|nothing left (?:for me|to live for|to lose)|no light at the end|never (?:going to|gonna) get better|nothing (?:is )?(?:ever )?(?:going to|will|is going to) (?:ever )?get better|(?:things|it|life) (?:are|is|will)? ?(?:never|not ever) (?:going to )?get(?:ting)? better|will never get better|wont ever get better|give up on (?:life|everything|myself|living)|gave up on (?:life|everything|myself|living)|given up on (?:life|everything|myself|living)|lost all hope|lost the will|losing the will|lost my will|(?:cant|dont|cannot) see (?:any |the )?light(?: at the end)?)`},
 	{id: "warn.disappear", level: 1, conf: 0.65, weak: true, src: `{want} {adv}(?:disappear|vanish|run away from (?:it all|everything|life)|escape (?:it all|everything|this life|life)|not feel anything|stop feeling(?: anything| everything| at all)?(?: \.|$)|the pain to (?:stop|end)|it (?:all )?to (?:stop|end)|everything to (?:stop|end)|sleep for (?:ever|a (?:year|decade|very long time))|give up|be nothing|fade away)`},
-	{id: "warn.kill_me", level: 1, conf: 0.55, weak: true, src: `(?:someone|somebody|just|please|pls|god|lord) (?:please |pls |just )?(?:kill me|end me|shoot me)`},
+	{id: "warn.kill_me", level: 1, conf: 0.55, weak: true, src: `(?:someone|somebody|just|please|pls|god|lord) (?:please |pls |just ){0,3}(?:kill me|end me|shoot me)`},
 	{id: "warn.dark", level: 1, conf: 0.6, src: `(?:dark|intrusive|scary|morbid|bad) thoughts (?:about|of) (?:death|dying|myself|not being here|hurting myself)|(?:thinking|think|thoughts) about death`},
 	{id: "warn.pain_stop", level: 1, conf: 0.6, src: `(?:make|want|need) (?:the|this|all the|all this) pain (?:to )?(?:stop|end|go away)`},
 	{id: "warn.rather_die", level: 1, conf: 0.5, src: `rather die (?:than|then)`},
@@ -193,7 +224,9 @@ var ruleTable = []rule{
 // reasons to live, goodbyes.
 var moreRules = []rule{
 	// attempts in progress and ingestion
-	{id: "attempt.ingest_large", level: 3, conf: 0.85, src: `(?:took|taken|taking|swallowed|swallowing|drank|downed|ingested|chugged|popped) (?:a |an |the )?(?:total of |about |around |over |like |at least )?(?:handful|bottle|bottles|whole bottle|whole pack|box|boxes|packet|packets|entire bottle|entire pack|all (?:of )?(?:my|the|his|her)|too (?:much|many)|way too (?:much|many)|a bunch|a lot|so many|an overdose|a fatal|a lethal)(?: of)?`},
+	// A large amount taken: an overdose or a lethal dose said outright, or a
+	// container or heap of a drug.
+	{id: "attempt.ingest_large", level: 3, conf: 0.85, src: `(?:took|taken|taking|swallowed|swallowing|drank|downed|ingested|chugged|popped) (?:a |an |the )?(?:total of |about |around |over |like |at least )?(?:too many|way too many|an overdose|a fatal dose|a lethal dose|(?:handful|bottle|bottles|whole bottle|whole pack|box|boxes|packet|packets|entire bottle|entire pack|all (?:of )?(?:my|the|his|her)|too much|way too much|a bunch|a lot|so many)(?: of)? (?:my |the |his |her |\w+s )?(?:\w+ )?{drug})`},
 	{id: "attempt.ingest_dose", level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|taking|swallowed|drank|downed|ingested|chugged|popped|ive taken|just took) (?:a |an |the )?(?:total of |about |around |over |like |at least |some )?\d+ ?(?:mg|g|grams|pills|tablets|caps|capsules|of|x)?`},
 	{id: "attempt.ingest_drug", level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|swallowed|drank|downed|ingested|chugged) (?:some |a lot of |a bunch of |all (?:of )?(?:my |the )?|windshield |the )?(?:\d+ ?(?:mg|g)? )?(?:of )?(?:my )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|naproxen|aspirin|benadryl|diphenhydramine|sertraline|quetiapine|olanzapine|venlafaxine|trazodone|lithium|insulin|xanax|oxy|oxycodone|morphine|fentanyl|heroin|bleach|antifreeze|poison|rat poison|washer fluid|wiper fluid|antidepressants|anti depressants)`},
 	{id: "attempt.overdosing_now", level: 3, conf: 0.85, src: `(?:{i} )?(?:overdosing|overdosed|am overdosing|just overdosed)(?: right now| now| tonight| again| on)?`},
@@ -204,12 +237,12 @@ var moreRules = []rule{
 	{id: "attempt.in_an", level: 3, conf: 0.8, src: `in an attempt(?: to (?:die|end it|end my life|kill myself|commit))?(?: \.|$| then| and| but| last| yesterday| today)`},
 
 	// plans, dates, finality in context
-	{id: "intent.plan_bare", level: 3, conf: 0.7, needsContext: true, src: `(?:ive|i have|ive got|i have got|ive made|i made) (?:a|my|the) (?:plan|date|day)(?: \.|$| and| but| now| already| ready| set| for)`},
+	{id: "intent.plan_bare", level: 3, conf: 0.7, needsContext: true, src: `(?:ive|i have|ive got|i have got|ive made|i made) (?:a|my|the) (?:plan|date|day)(?: \.|$| and| but| now| already| ready| set| for (?:it|tonight|when|how|the end|this weekend)| to (?:do it|end it|die|go|finally|make it stop|end (?:this|everything|things)))`},
 	{id: "intent.date_dead", level: 3, conf: 0.8, src: `(?:supposed|going|meant|planning|planned) to be (?:dead|gone) (?:by|in|before|on|after)`},
 	{id: "intent.do_it", level: 2, conf: 0.7, needsContext: true, src: `(?:{intend}|{want}|courage to|guts to|strength to|could just|should just|why not just|just going to|finally) {adv}(?:do it|doing it|end it|ending it|go through with it|let go)`, notFollowedBy: []string{"with", "for", "again", "right", "better", "properly", "myself"}},
 	{id: "intent.do_it_soon", level: 3, conf: 0.75, needsContext: true, src: `(?:do it|doing it|end it|ending it) (?:tonight|today|tomorrow|this weekend|soon|on (?:the )?\d+|on (?:christmas|new years|my birthday)|before|after|when|once)`},
 	{id: "intent.method_plan", level: 3, conf: 0.8, src: `(?:planning|planned|plan|going|decided|ready|about) (?:for (?:about |a |the |weeks|months|days|\w+ )*(?:now )?)?(?:to|on) (?:jump(?:ing)? (?:off|from|in front)|hang(?:ing)? myself|shoot(?:ing)? myself|overdos(?:e|ing)|drown(?:ing)? myself|slit(?:ting)?|take all|swallow)`},
-	{id: "goodbye.sign_off", level: 3, conf: 0.75, needsContext: true, src: `(?:this is me signing off|signing off for good|(?:my|this is my|this is the) (?:last|final|finale) (?:post|message|goodbye|words|entry)|see you (?:all )?on the other side|(?:goodbye|bye|farewell) (?:friends|all|guys|reddit|everyone|my friends|cruel|fucked up world)|sorry (?:everyone|guys|mom|dad|for everything) (?:goodbye|bye|i love you))`},
+	{id: "goodbye.sign_off", level: 3, conf: 0.75, needsContext: true, excusable: true, src: `(?:this is me signing off|signing off for good|(?:my|this is my|this is the) (?:last|final|finale) (?:post|message|goodbye|words|entry)|see you (?:all )?on the other side|(?:goodbye|bye|farewell) (?:friends|all|guys|reddit|everyone|my friends|cruel|fucked up world)|sorry (?:everyone|guys|mom|dad|for everything) (?:goodbye|bye|i love you))`},
 	// A bare "bye" ends most chats: it counts only inside a message that
 	// itself speaks of distress (a long post that ends in "Goodbye.").
 	{id: "goodbye.alone", level: 2, conf: 0.6, needsOwnContext: true, src: `^(?:goodbye|bye|farewell)(?: \.|$)|(?:\. |^)(?:goodbye|farewell)(?: \.|$)`},
@@ -256,7 +289,7 @@ var moreRules = []rule{
 	{id: "more.end_suicide", level: 2, conf: 0.75, src: `(?:my (?:life|story)|i) (?:will|would|is going to|am going to|im going to|might) (?:probably |likely |eventually |definitely )?end (?:with|in|by) suicide|(?:im|i will|ill) (?:probably |likely |eventually )?(?:die|end up dying) (?:by|from|of) suicide|is suicide (?:justified|the (?:only )?answer|an option|my (?:only )?option|worth it|the right choice)`},
 	{id: "more.have_to_die", level: 2, conf: 0.75, src: `dont want to die but (?:i )?(?:feel like |think |know )?(?:i )?(?:have|need|should|must|want) to|why (?:should|do|must) i (?:have to )?(?:keep )?(?:live|living|go on|stay alive|be alive)|(?:dont know|idk|not sure) if i (?:can|want to)(?: or (?:want to|can))? (?:keep )?(?:live|living|go on|live with myself)|(?:dont think|do not think) (?:its|it is|life is|my life is|living is) worth (?:living|it|going on|continuing)`},
 	{id: "more.last_days", level: 3, conf: 0.7, needsContext: true, src: `(?:enjoying |spending |these are |this is )?my last (?:days|day|night|hours|week|christmas|birthday)(?: \.|$| on| alive| here| in)|(?:found|have found|i have) a (?:solution|way) to (?:end|kill) (?:myself|it|my life)`},
-	{id: "more.method_amount", level: 2, conf: 0.75, src: `(?:will|would|does|can|could|is) \d+ ?(?:mg|g|grams|pills|tablets)? ?(?:of )?(?:my )?(?:paracetamol|tylenol|acetaminophen|ibuprofen|aspirin|pills|tablets|sleeping pills|insulin|benadryl|\w+) (?:do anything|be enough|kill|work|do it|be fatal|be lethal|do the job)|is \d+ (?:stories|storeys|floors|meters|metres|feet|ft|m) (?:high )?(?:enough|high enough|to die|fatal)|how (?:high|far) (?:do i|does it|would i|do you) (?:need to|have to)? ?(?:jump|fall)|how many (?:stories|storeys|floors) (?:to|would|does it take)`},
+	{id: "more.method_amount", level: 2, conf: 0.75, notFollowedBy: []string{"for"}, src: `(?:will|would|does|can|could|is) \d+ ?(?:mg|g|grams|pills|tablets)? ?(?:of )?(?:my )?(?:paracetamol|tylenol|acetaminophen|ibuprofen|aspirin|pills|tablets|sleeping pills|insulin|benadryl|\w+) (?:do anything|be enough|kill|work|do it|be fatal|be lethal|do the job)|is \d+ (?:stories|storeys|floors|meters|metres|feet|ft|m) (?:high )?(?:enough|high enough|to die|fatal)|how (?:high|far) (?:do i|does it|would i|do you) (?:need to|have to)? ?(?:jump|fall)|how many (?:stories|storeys|floors) (?:to|would|does it take)`},
 	{id: "more.reason_had", level: 2, conf: 0.65, src: `(?:thought i had|used to have|i had|he was|she was|they were|you were) (?:a|my|the only) reason to (?:live|keep living|stay|keep going)`},
 	{id: "more.its_not_worth", level: 2, conf: 0.65, needsContext: true, src: `(?:its|it is|nothing is|nothing|anything is|any of this is) (?:just |really |simply )?(?:not )?worth (?:it|anything) (?:anymore|any longer)`},
 
@@ -265,8 +298,13 @@ var moreRules = []rule{
 	{id: "selfharm.last_time", level: 2, conf: 0.7, selfInjury: true, src: `(?:since|last time) i (?:hurt|cut|burned|harmed) myself`},
 }
 
-// compiledRules is ruleTable and moreRules with every pattern compiled.
-var compiledRules = compileRules(append(append(append([]rule(nil), ruleTable...), moreRules...), recallRules...))
+// compiledRules is every rule table with its pattern compiled.
+var compiledRules = compileRules(allRules())
+
+// allRules lists every rule table of the floor.
+func allRules() []rule {
+	return append(append(append(append([]rule(nil), ruleTable...), moreRules...), recallRules...), conceptRules...)
+}
 
 // compilePattern expands the macros, folds the literal letters of the
 // pattern with the text's homoglyph fold (so that patterns and text share
@@ -360,47 +398,6 @@ func compileRules(in []rule) []rule {
 	return out
 }
 
-// patternWords lists the literal words of every rule and macro, for the
-// normalizer's lexicon.
-func patternWords() []string {
-	var words []string
-	add := func(s string) {
-		var cur []byte
-		flush := func() {
-			if len(cur) >= 2 {
-				words = append(words, string(cur))
-			}
-			cur = cur[:0]
-		}
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c == '\\' {
-				flush()
-				i++
-				continue
-			}
-			if c >= 'a' && c <= 'z' {
-				cur = append(cur, c)
-			} else {
-				flush()
-			}
-		}
-		flush()
-	}
-	for _, r := range ruleTable {
-		add(macros.Replace(r.src))
-	}
-	for _, r := range moreRules {
-		add(macros.Replace(r.src))
-	}
-	for _, r := range recallRules {
-		add(macros.Replace(r.src))
-	}
-	for _, w := range modifierWords {
-		add(w)
-	}
-	return words
-}
-
-// defaultLexicon is built from the pattern words and common words.
-var defaultLexicon = newLexicon(patternWords())
+// defaultLexicon is built from the frozen normalizer vocabulary and the
+// common words.
+var defaultLexicon = newLexicon(normalizerWords)

@@ -1,0 +1,123 @@
+package safety
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The chat sets (testdata/README.md) are short messages written the way
+// people write to a bot. The tuning half was looked at while writing rules;
+// the reporting half was frozen first and is the measure. The figures are
+// computed here rather than with crisiseval, which imports this package.
+
+type chatRow struct {
+	ID       string   `json:"id"`
+	Text     string   `json:"text"`
+	History  []string `json:"history"`
+	Level    *int     `json:"level"`
+	MaxLevel *int     `json:"max_level"`
+}
+
+type chatFigures struct {
+	positives, caught, negatives, falseCrisis int
+	missed, falseIDs                          []string
+}
+
+func (c chatFigures) recall() float64     { return float64(c.caught) / float64(c.positives) }
+func (c chatFigures) falseRate() float64  { return float64(c.falseCrisis) / float64(c.negatives) }
+func (c chatFigures) enough(t *testing.T) { c.atLeast(t, 75) }
+func (c chatFigures) atLeast(t *testing.T, n int) {
+	t.Helper()
+	if c.positives < n || c.negatives < n {
+		t.Fatalf("%d crisis and %d negative rows, want at least %d of each", c.positives, c.negatives, n)
+	}
+}
+
+func evalChat(t *testing.T, f *Floor, name string) chatFigures {
+	t.Helper()
+	file, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatalf("open chat set: %v", err)
+	}
+	defer file.Close()
+	var c chatFigures
+	sc := bufio.NewScanner(file)
+	for n := 1; sc.Scan(); n++ {
+		var r chatRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s line %d: %v", name, n, err)
+		}
+		a := f.Assess(Input{Text: r.Text, History: r.History})
+		switch {
+		case r.Level != nil && *r.Level >= 2:
+			c.positives++
+			if a.Level >= LevelIdeation {
+				c.caught++
+			} else {
+				c.missed = append(c.missed, r.ID)
+			}
+		case r.MaxLevel != nil && *r.MaxLevel <= 1:
+			c.negatives++
+			if a.Level >= LevelIdeation {
+				c.falseCrisis++
+				c.falseIDs = append(c.falseIDs, r.ID)
+			}
+		default:
+			t.Fatalf("%s line %d: neither a crisis level >= 2 nor a max_level <= 1", name, n)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read %s: %v", name, err)
+	}
+	t.Logf("%s: recall %.3f (%d/%d), false crises %.3f (%d/%d)", name, c.recall(), c.caught, c.positives, c.falseRate(), c.falseCrisis, c.negatives)
+	return c
+}
+
+// TestChatReportHalfWithTheScorerHoldsItsGround measures the gate as
+// NewFloor builds it (rules plus the learned scorer) on the reporting half.
+// The issue's bar is recall of at least 0.95 at level >= 2 with at most one
+// false crisis in fifty; the gate does not reach it yet (72 of 82 caught,
+// 4 false crises in 82 when last measured: the scorer, trained on forum
+// posts and tweets, adds no recall on one-line chat messages and raises two
+// of the hard negatives). Until it does, this test holds those figures so
+// that no change loses ground, and logs the gap to the bar.
+func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
+	c := evalChat(t, NewFloor(), "chat-report.jsonl")
+	c.enough(t)
+	if c.caught < 72 {
+		t.Errorf("reporting half: %d of %d crisis messages caught, want at least 72 (missed %v)", c.caught, c.positives, c.missed)
+	}
+	if c.falseCrisis > 4 {
+		t.Errorf("reporting half: %d false crises, want at most 4 (ids %v)", c.falseCrisis, c.falseIDs)
+	}
+	if c.recall() < 0.95 || c.falseRate() > 0.02 {
+		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
+	}
+}
+
+// TestChatReportHalfRulesAlone holds the rules without a scorer to what they
+// reached on the reporting half when it was last measured (72 of 82 crisis
+// messages, 2 false crises in 82): a change to the rules must not lose
+// ground on messages it was not written for.
+func TestChatReportHalfRulesAlone(t *testing.T) {
+	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-report.jsonl")
+	c.enough(t)
+	if c.caught < 72 {
+		t.Errorf("reporting half, rules alone: %d of %d crisis messages caught, want at least 72 (missed %v)", c.caught, c.positives, c.missed)
+	}
+	if c.falseCrisis > 2 {
+		t.Errorf("reporting half, rules alone: %d false crises, want at most 2 (ids %v)", c.falseCrisis, c.falseIDs)
+	}
+}
+
+// TestChatTuneHalf holds the rules to the issue's bar on the tuning half.
+func TestChatTuneHalf(t *testing.T) {
+	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-tune.jsonl")
+	c.atLeast(t, 150)
+	if c.recall() < 0.95 || c.falseRate() > 0.02 {
+		t.Errorf("tuning half: recall %.3f, false-crisis rate %.3f (missed %v, false %v)", c.recall(), c.falseRate(), c.missed, c.falseIDs)
+	}
+}

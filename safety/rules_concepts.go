@@ -1,0 +1,239 @@
+package safety
+
+import "strings"
+
+// Concept rules. Instead of one pattern per way of saying a thing, these
+// rules name the parts of a disclosure as word classes (a verb of harm, the
+// self as its object, a lethal means, a height, a vehicle, a goal of dying,
+// a quantity of a drug, a length of time) and compose them: "a harm verb
+// applied to the self, wanted or intended", "a means named together with the
+// goal of dying", "a drug taken in an amount no prescription gives". A new
+// wording of a known concept is caught because its parts are, not because
+// the sentence was seen. The classes are open lists of English words with
+// their inflections; the compositions follow the C-SSRS screen (SAFETY.md).
+// None of them was written from a dataset row.
+
+// verbForms lists verbs with their inflections ("base forms...").
+func verbForms(lists ...[]string) string {
+	var out []string
+	for _, l := range lists {
+		for _, v := range l {
+			out = append(out, strings.Fields(v)...)
+		}
+	}
+	return alt(out...)
+}
+
+// alt joins alternatives into one non-capturing group.
+func alt(xs ...string) string { return "(?:" + strings.Join(xs, "|") + ")" }
+
+// Verbs of a lethal act on oneself.
+var lethalVerbs = []string{
+	"kill kills killing killed", "hang hangs hanging hung hanged", "shoot shoots shooting shot",
+	"drown drowns drowning drowned", "poison poisons poisoning poisoned", "gas gasses gassing gassed",
+	"suffocate suffocates suffocating suffocated", "strangle strangles strangling strangled",
+	"smother smothers smothering smothered", "asphyxiate asphyxiates asphyxiating asphyxiated",
+	"electrocute electrocutes electrocuting electrocuted", "immolate immolates immolating immolated",
+	"stab stabs stabbing stabbed", "overdose overdoses overdosing overdosed", "impale impales impaling impaled",
+	"behead beheading", "torch torching torched",
+}
+
+// Verbs of injury (self-harm when their object is the self).
+var injureVerbs = []string{
+	"cut cuts cutting", "slit slits slitting", "slice slices slicing sliced", "carve carves carving carved",
+	"burn burns burning burned burnt", "scratch scratches scratching scratched", "hit hits hitting",
+	"punch punches punching punched", "bang bangs banging banged", "beat beats beating beaten",
+	"bite bites biting", "wound wounds wounding wounded", "mutilate mutilates mutilating mutilated",
+	"hurt hurts hurting", "harm harms harming harmed", "injure injures injuring injured",
+	"starve starves starving starved", "choke chokes choking choked", "bruise bruises bruising bruised",
+	"scald scalds scalding scalded", "gouge gouging gouged", "pierce piercing pierced", "lacerate lacerating lacerated",
+}
+
+// conceptClasses are the word classes of the concept rules, as macros.
+var conceptClasses = [][2]string{
+	{"{lethalv}", verbForms(lethalVerbs)},
+	{"{injurev}", verbForms(injureVerbs)},
+	// the self as the object of an act
+	{"{selfobj}", `(?:myself|my (?:own )?(?:\w+ )?(?:body|wrists?|forearms?|arms?|throat|neck|skin|veins?|thighs?|legs?|stomach|belly|chest|head|brains?|face|hands?|heart|flesh|hips?|ankles?|carotid|jugular|temple|fingers?|knuckles))`},
+	// the places people injure on purpose
+	{"{harmsite}", `(?:myself|my (?:own )?(?:\w+ )?(?:wrists?|forearms?|arms?|thighs?|legs?|skin|stomach|belly|hips?|body|flesh|ankles?|chest|veins?))`},
+	// a vital part, where an injury verb is a lethal act
+	{"{vital}", `(?:my (?:own )?(?:wrists?|throat|neck|veins?|carotid|jugular|arteries|artery|brains?|heart|temple))`},
+	// places one falls from
+	{"{height}", `(?:bridge|overpass|flyover|roof|rooftop|building|skyscraper|tower|balcony|cliff|cliffs|ledge|parking garage|parking structure|car park|multi storey|top floor|\d+(?:st|nd|rd|th) floor|window|dam|railing|high rise|highrise|apartment block|parking deck|multistory|multi story|stairwell|hotel balcony)`},
+	// what runs one over
+	{"{vehicle}", `(?:train|trains|bus|buses|truck|trucks|lorry|lorries|semi|car|cars|traffic|oncoming traffic|subway|tram|metro|van|tube)`},
+	// poisons one drinks
+	{"{poison}", `(?:pesticide|pesticides|bleach|antifreeze|rat poison|poison|cyanide|drain cleaner|weed ?killer|paraquat|arsenic|lye|methanol|windshield (?:washer )?fluid|washer fluid|insecticide|herbicide)`},
+	// drugs and their generic nouns
+	{"{drug}", `(?:pills?|tablets?|meds|medication|medications|medicine|capsules?|caps|sleeping pills|sleeping tablets|painkillers|pain killers|antidepressants|anti depressants|benzos|opioids|opiates|tylenol(?: pm)?|paracetamol|acetaminophen|ibuprofen|advil|aspirin|naproxen|benadryl|diphenhydramine|sertraline|zoloft|prozac|fluoxetine|citalopram|escitalopram|lexapro|venlafaxine|effexor|bupropion|wellbutrin|amitriptyline|nortriptyline|trazodone|mirtazapine|quetiapine|seroquel|olanzapine|zyprexa|risperidone|lithium|lamotrigine|lamictal|xanax|alprazolam|valium|diazepam|klonopin|clonazepam|ativan|lorazepam|ambien|zolpidem|oxy|oxys|oxycodone|oxycontin|percocet|percs|vicodin|hydrocodone|morphine|codeine|tramadol|fentanyl|heroin|methadone|gabapentin|pregabalin|lyrica|insulin|propranolol|metoprolol|digoxin|warfarin|adderall|melatonin|nyquil|unisom|doxylamine|sleep aids?|antihistamines|muscle relaxers)`},
+	// weapons and tools of a lethal act
+	{"{weapon}", `(?:gun|guns|firearm|handgun|pistol|revolver|rifle|shotgun|glock|9 ?mm|\d\d cal(?:iber)?|bullets?|ammo|noose|rope|belt|cord|cable|extension cord|razor|razors|razor blades?|blades?|knife|knives|box cutter|scalpel|helium|nitrogen|carbon monoxide|charcoal|exhaust|exit bag|suicide bag|plastic bag|lethal injection)`},
+	// a desire or the thought of an act
+	{"{desire}", `(?:want to|wanted to|wanting to|wish i could|wish to|would like to|(?:id|i would) love to|feel like|felt like|urge to|urges to|tempted to|itching to|need to|longing to|considering|considered|contemplating|thinking (?:about|of)|think (?:about|of)|thought (?:about|of)|thoughts (?:about|of)|fantasi[sz]ing about|fantasi[sz]e about|dreaming (?:about|of)|daydreaming about|imagining|imagine|picturing|cant stop thinking about|keep thinking about|obsessing over|obsessed with|could just|should just|should|i think i should|might just)`},
+}
+
+// conceptMacros returns the concept classes with the base macros expanded
+// inside them, ready to append to the macro replacer.
+func conceptMacros() []string {
+	base := strings.NewReplacer(baseMacros...)
+	// Each class or composition may use the ones defined before it.
+	var defined []string
+	for _, c := range append(append([][2]string(nil), conceptClasses...), conceptCompositions...) {
+		v := base.Replace(c[1])
+		if len(defined) > 0 {
+			v = strings.NewReplacer(defined...).Replace(v)
+		}
+		defined = append(defined, c[0], v)
+	}
+	return defined
+}
+
+// conceptCompositions are larger concepts built from the classes.
+var conceptCompositions = [][2]string{
+	// a lethal act on the self
+	{"{selfact}", `(?:{lethalv} {selfobj}(?: alive| to death| dead| in the (?:head|heart|chest|throat))?|(?:slit|slits|slitting|slice|slices|slicing|sliced|cut|cuts|cutting|open|opens|opening|opened|carve|carving|carved) (?:open )?{vital}(?: open)?|set(?:s|ting)? (?:myself|me) (?:on fire|alight|ablaze)|(?:blow|blows|blowing|blew|blown) (?:my (?:own )?(?:brains?|head|face) (?:out|off)|my (?:\w+ )?brains out)|put(?:s|ting)? (?:a|the) (?:bullet|gun|knife|blade|razor|barrel|pistol) (?:in|into|through|to|against) (?:my|me)|(?:drink|drinks|drinking|drank) myself to death|(?:drink|drinks|drinking|drank|swallow|swallowing|swallowed|eat|eating|ate|ingest|ingesting|inject|injecting) (?:some |the |a bottle of |a cup of |a glass of |a can of )?{poison}|(?:eat|eats|eating|ate|suck|sucking|swallow|swallowing) (?:a |my |the )?(?:bullet|barrel|shotgun|gun|glock|pistol)|(?:jump|jumps|jumping|jumped|leap|leaping|leapt|fall|falling|dive|diving|throw myself|throwing myself|threw myself|hurl myself|hurling myself|hurled myself|fling myself) (?:off|from|out of|down from) (?:a |an |the |my |this |that |some |our )?(?:\w+ ){0,2}{height}|(?:jump|jumps|jumping|jumped|leap|leaping|leapt|step|stepping|stepped|walk|walking|walked|run|running|ran|throw myself|throwing myself|threw myself|hurl myself|fling myself|lie down|lay down|lying down) (?:out )?(?:in front of|into|under|onto) (?:a |an |the |some |oncoming |the next |a moving |a speeding |a passing )?(?:\w+ )?{vehicle}|(?:walk|walking|walked|wade|wading) (?:out )?into (?:the )?(?:sea|ocean|river|lake|water|waves)|(?:lie|lay|lying|laying|put|putting) (?:down |my head |my neck |my body |myself )?(?:down )?(?:on|across) (?:the |a )?(?:train )?(?:tracks|rails|railway|railroad|road|highway)|(?:drive|drives|driving|drove|crash|crashes|crashing|crashed|steer|steering|swerve|swerving) (?:my car |the car |myself |off )?(?:into|off|in front of) (?:a |the |an |some )?(?:\w+ )?(?:tree|wall|bridge|cliff|river|lake|truck|lorry|pole|barrier|ravine|traffic|oncoming traffic|concrete|pillar|overpass))`},
+	// an act of self-injury
+	{"{selfinjury}", `(?:{injurev} (?:into )?{harmsite}|(?:cut|cutting|burn|burning|carve|carving) into my (?:\w+ )?(?:skin|flesh|arms?|thighs?|legs?|body|wrists?))`},
+	// the goal of dying, said as a purpose or an evaluation of a means
+	{"{goal}", `(?:(?:to|and|so i can|so i could|so that i) (?:finally |just |then )?(?:die|be dead|end (?:it|this|everything|things|my life|it all)|not wake up|never wake up|be done with (?:it|everything|life)|check out|go to sleep forever|stop breathing|not survive|not come back|kill myself)|(?:would|will|does|do|is|can|could|might|should) (?:it |that |this |they |these |those |\d+ (?:\w+ )?|a (?:\w+ ){1,2}|the (?:\w+ ){1,2})?(?:(?:kill|end) me|be (?:enough|painless|quick|quicker|fast|instant|fatal|lethal|deadly|certain|the end)|do the (?:job|trick)|work|hurt)(?: \.|$| if| for| to| fast| quick| painless| \w+est)|(?:kill|end) me (?:fastest|quickest|quicker|faster|for sure|painlessly|instantly)|enough to (?:die|kill|not wake up|do it|end it|be fatal|od|overdose)|(?:to|and) (?:be|make) (?:sure|certain)|make sure (?:i|you|it|that i) (?:dont|do not|wont|die|works|is fatal)|(?:dont|do not|wont|not) survive|least painful|most painless)`},
+	// a confession that a question was about oneself
+	{"{confess}", `(?:(?:because|cause|cuz|coz|bc|since|asking because|asking cause|im asking because|i ask because)(?: (?:i think|honestly|tbh|lately|right now))? (?:i do|i am|im|i have|ive|i want to|thats me|its me|that is me|it is me|i feel that way|i feel like that|i might|i feel like it is|i think it is|it is for me|i think i am|i think i understand(?: now| why)?|i understand (?:now|why)|i get it now|i finally get it)|asking for (?:myself|me)|i (?:think i )?(?:understand|get it)(?: now| why)|(?:and|but) i do(?: \.|$| too| a lot| all the time| now)|thats (?:me|how i feel)(?: right now| rn| lately)?(?: \.|$))`},
+}
+
+// The concept rules.
+var conceptRules = []rule{
+	// ---- an act on the self, wanted, intended, or thought of (C-SSRS 2-4) ----
+	{id: "concept.act_desire", level: 2, conf: 0.85, weak: true, frame: true, src: `{desire} {adv}(?:to )?{selfact}`},
+	{id: "concept.act_intent", level: 3, conf: 0.85, frame: true, src: `{intend} {adv}(?:to )?{selfact}`},
+	{id: "concept.act_plan_noun", level: 3, conf: 0.8, frame: true, src: `(?:my|the) (?:plan|idea|intention) (?:is|was) to {adv}(?:{selfact}|die|overdose|od|end (?:it|my life|everything)|jump|hang|kill myself)`},
+	{id: "concept.plan_set", level: 3, conf: 0.75, needsContext: true, src: `(?:my|the) plan is (?:set|ready|made|final|in place|done|decided|happening)`},
+	{id: "concept.injury_desire", level: 2, conf: 0.8, selfInjury: true, accident: true, src: `(?:{desire}|{intend}) {adv}(?:to )?{selfinjury}`},
+	// A harm verb with the self as object, done for relief or punishment.
+	{id: "concept.injury_purpose", level: 2, conf: 0.8, selfInjury: true, accident: true, src: `(?:{selfinjury}|{lethalv} (?:myself|{selfobj})) (?:\w+ ){0,4}(?:to punish (?:myself|me)|as (?:a )?punishment|because i deserve(?: it)?|to feel (?:something|anything|better|real|alive|in control)|to cope|to numb|to make (?:it|the pain) stop|(?:until|till|til) (?:\w+ ){0,2}(?:bleed|bled|bleeds|bleeding|bruise|bruised|bruises|hurt|hurts|scar|scarred|broke|cracked|went numb)|on purpose)`},
+	// Told as done: "I cut again last night", "burned my arm with a lighter".
+	{id: "concept.injury_done", level: 2, conf: 0.8, selfInjury: true, accident: true, src: `(?:^|{i} |just |finally |again )(?:\w+ )?(?:cut|burned|burnt|carved|scratched|sliced|stabbed|punched|hit|bruised|starved) (?:(?:into )?{harmsite}|again|deeper|deep)(?: \.|$| again| deep| deeper| last| yesterday| today| tonight| this| till| until| to| so| on purpose| with| because| when| after| every| and| but| for the)`},
+	{id: "concept.injury_into", level: 2, conf: 0.8, selfInjury: true, accident: true, src: `(?:{i} |^)(?:\w+ )?(?:carved|carving|burned|burnt|burning|scratched|scratching|etched|cut|cutting|wrote|writing) (?:\w+ ){1,2}(?:into|in|on|onto) {harmsite}(?: \.|$| last| yesterday| today| tonight| again| with| until| till| so| because)`},
+	// The urge named without an object: "the urge to cut", "need to cut."
+	{id: "concept.injury_thought", level: 2, conf: 0.75, selfInjury: true, src: `{desire} {adv}(?:cutting|burning|self harming|harming myself|hurting myself|bleeding)(?: \.|$| again| tonight| so| but| and| every| lately| all| when| because)`},
+	{id: "concept.own_injury", level: 2, conf: 0.75, selfInjury: true, src: `my (?:self harm|self harming|nssi|sh|cutting|self injury|self injuring) (?:is|has|came|got|urges|habit|addiction|relapse|relapsed|scars|cuts|wounds)(?: back| worse| bad| again| \.|$| \w+)`},
+	{id: "concept.relapse_blade", level: 2, conf: 0.75, selfInjury: true, whole: true, src: `relaps\w*(?: \w+){0,6} (?:\. )?(?:\w+ ){0,4}(?:blade|blades|razor|razors|cut|cutting|cuts|sh|self harm|scars|burn|burning|bleeding|bled|lighter)`},
+	{id: "concept.head_wall", level: 2, conf: 0.75, selfInjury: true, src: `(?:hitting|banging|bashing|slamming|smashing|hit|banged|bashed|slammed|smashed) my head (?:against|into|on) (?:the |a |my )?(?:wall|walls|floor|door|desk|mirror)(?: \w+){0,3} (?:on purpose|until|till|so hard|again|every|to feel|to stop|to punish)`},
+	{id: "concept.pain_end_forever", level: 2, conf: 0.7, src: `(?:the pain|it|everything|this|the suffering|my suffering|my life|it all) to (?:end|stop|be over|go away)(?: \w+)? (?:permanently|forever|for good|for ever|once and for all)`},
+	{id: "concept.injury_urge", level: 2, conf: 0.75, selfInjury: true, src: `(?:urge|urges|need|want|wanting|craving|itching|tempted|dying) to (?:cut|burn|bleed|self harm|sh|relapse)(?: \.|$| so| again| tonight| badly| bad| right now| rn| is| are| has| have| but| and| just| even)`},
+
+	// ---- means named with the goal of dying (C-SSRS 3) ----
+	// (Each order is its own rule, so that the prefilter asks for both a
+	// means and a goal word before the pattern runs.)
+	{id: "concept.means_goal", level: 2, conf: 0.8, frame: true, src: `(?:{weapon}|{drug}|{poison}|{height}|tracks|train tracks|railway|jump|jumping|fall|falling) (?:\w+ ){0,8}{goal}`},
+	{id: "concept.goal_means", level: 2, conf: 0.8, frame: true, src: `{goal} (?:\w+ ){0,4}(?:with|from|using|off|by) (?:a |an |the |my |some )?(?:\w+ )?(?:{weapon}|{drug}|{poison}|{height})`},
+	// An evaluative question about a means: "is the 8th floor enough",
+	// "does carbon monoxide hurt".
+	{id: "concept.means_question", level: 2, conf: 0.75, frame: true, src: `(?:is|would|will|does|do|can|could|should) (?:\w+ ){0,6}(?:{height}|{weapon}|{poison}|jumping|hanging|drowning|an overdose|overdosing)(?: (?:floor|storey|story|high|up|down))? (?:enough|fatal|lethal|deadly|painful|painless|survivable|instant|hurt|kill (?:you|me))(?: \.|$| to| if| for me| right)|(?:is|would|will) (?:\w+ ){0,3}{height}(?: \w+){0,4} (?:high|tall) enough(?: \.|$| to| for| if)`},
+	{id: "concept.hold_weight", level: 2, conf: 0.7, frame: true, src: `(?:rope|belt|cord|cable|beam|rail|hook|branch|noose|scarf|door ?frame|shower rod|pipe)(?: \w+){0,5} (?:would |will |could |can |to )?(?:hold|support|take) (?:me|my weight|my body)`},
+	{id: "concept.od_question", level: 2, conf: 0.75, src: `(?:what happens|what would happen|what will happen|will i die|would i die|can you die|could i die|would you die|do you die|is it fatal) (?:\w+ ){0,3}(?:take|took|swallow|swallowed|drink|eat|od on|overdose on) (?:like |about |around )?(?:[1-9]\d+|a whole|all|the whole|a bottle of|a box of|a pack of|a handful of) (?:\w+ )?{drug}`},
+	{id: "concept.cut_question", level: 2, conf: 0.75, src: `how (?:deep|hard|long|far) (?:\w+ ){0,4}(?:cut|slit|slice|bleed|hang|drown|suffocate|stab)(?: \w+){0,4} (?:to (?:hit|reach|sever|die|bleed out|kill|not survive|be fatal)|before (?:you|i|someone) (?:die|dies|pass out|bleed out))`},
+	{id: "concept.means_preoccupied", level: 2, conf: 0.7, src: `(?:keep|cant stop|always|constantly|been) (?:thinking about|obsessing over|fixated on|picturing|staring at|looking at) (?:the|my|that|a|those|these|his|her|\w+s) (?:\w+ ){0,2}(?:gun|guns|pistol|rifle|shotgun|noose|rope|razor|razors|blade|blades|knife|knives|pills|sleeping pills|bridge|tracks|train tracks|cliff|ledge|balcony)(?: \.|$| in| on| at| under| again| and| every| all)`},
+	{id: "concept.means_height", level: 2, conf: 0.75, frame: true, src: `how (?:high|far) (?:\w+ ){0,5}(?:would|do i|does it|need|needs|have to|has to|should|must) (?:\w+ ){0,4}(?:jump|fall|drop|die|be sure|survive|fatal|lethal)|(?:what|which|how many) (?:floor|floors|storey|storeys|story|stories|height|bridge) (?:\w+ ){0,5}(?:jump|fall|die|survive|sure|fatal|lethal|enough)`},
+	{id: "concept.means_exhaust", level: 2, conf: 0.75, src: `(?:car|engine|motor|generator|grill|bbq) (?:running|on|idling|left on|lit)(?: \w+){0,3} (?:in|inside) (?:a |the |my )?(?:closed |shut |locked |sealed )?(?:garage|room|bathroom|tent|car)`},
+	{id: "concept.means_exhaust_now", level: 3, conf: 0.8, src: `{i} (?:\w+ ){0,3}(?:sitting|sat|lying|laying|waiting) in (?:my|the) car (?:with )?(?:the )?engine (?:running|on) (?:in|inside) (?:the|my|a) (?:closed |shut )?garage`},
+	// A means turned on oneself: "using it on myself", "a knife to my wrist".
+	{id: "concept.means_use", level: 2, conf: 0.8, frame: true, src: `(?:use|using|used|turn|turning|point|pointing|hold|holding|held|press|pressing|put|putting|keep putting) (?:it|them|that|this|(?:a|the|my|his|her|\w+s) (?:\w+ )?{weapon}) (?:on|against|to|into) (?:myself|{selfobj})`},
+	{id: "concept.means_use_soon", level: 2, conf: 0.8, frame: true, src: `{weapon} (?:\w+ ){0,8}(?:{desire}|{intend}) (?:using|use) (?:it|them)(?: on myself| tonight| today| soon| now| right now| \.|$)`},
+	// Attention fixed on a means: "staring at the rope and thinking about it".
+	{id: "concept.means_fixation", level: 2, conf: 0.75, frame: true, src: `(?:staring|stare|stared|looking|look|looked|glancing|gazing|eyeing) at (?:the|my|a|that|those|these|his|her|\w+s) (?:\w+ ){0,2}(?:{weapon}|{drug}|{height}|tracks|train tracks|railway)(?: \w+){0,6} (?:thinking about (?:it|them|using)|and thinking|tempt\w*|want\w* to|wondering|imagining|(?:it|that) would be (?:so )?(?:quick|easy|painless)|how (?:easy|quick)|so easy|calling)`},
+	// Research about dying from a means said of oneself: "how much insulin
+	// it takes to not wake up".
+	{id: "concept.means_amount", level: 3, conf: 0.75, src: `(?:worked out|figured out|calculated|counted out|know|researched|looked up|found out) (?:exactly )?how (?:many|much) (?:of )?(?:my |the |these |those )?{drug} (?:i (?:need|would need|have to take|should take|will take)|to (?:take|die|od|overdose|not wake up))`},
+
+	// ---- a death wish in violent slang (C-SSRS 1) ----
+	{id: "concept.violent_wish", level: 2, conf: 0.75, weak: true, src: `(?:want|wish|hope|hoping|pray|praying|need|would love|wouldnt mind|(?:id|i would) love)(?: for)? (?:a|the|some|someone|somebody|something|god|a random|the next) (?:\w+ ){0,2}(?:to |would |will |could |might |to just |would just )?(?:(?:hit|hits|kill|kills|flatten|flattens|crush|crushes|shoot|shoots|stab|stabs|murder|murders|end|ends|smoke|merk|merks|obliterate|put a bullet in|puts a bullet in|run over|runs over) (?:me|my (?:head|brain|skull))|(?:take|takes|wipe|wipes|run|runs|knock|knocks) me (?:out|over))(?: out| over| down| \.|$| already| now| for good| in| with a| so| and| please| pls)`, notFollowedBy: []string{"up", "back", "with", "on"}},
+	{id: "concept.violent_let", level: 2, conf: 0.75, weak: true, src: `(?:please |pls |god |just )?(?:let|lets) (?:a|the|some|this) (?:\w+ ){0,2}(?:hit|kill|flatten|crush|run over|take out|end) me(?: \.|$| tomorrow| today| tonight| already| please| pls| now| out| over)`},
+	{id: "concept.violent_get", level: 2, conf: 0.75, weak: true, src: `(?:{desire}|hope|hoping|pray|praying|wish) {adv}(?:i |to )?(?:just )?(?:get|got|be) (?:hit|run over|flattened|killed|shot|stabbed|crushed|murdered|taken out|merked|mowed down|struck|obliterated|destroyed|splattered|squashed|mangled|wiped out|blown up)(?: by (?:a |the |some )?(?:\w+ )?(?:{vehicle}|bullet|lightning|someone|somebody|a stray bullet))?(?: \.|$| and| already| fr| for real| tonight| today| so| or| please| pls| by)`, notFollowedBy: []string{"up", "on", "with", "for", "in", "back"}},
+	{id: "concept.go_down_with", level: 2, conf: 0.7, src: `(?:hope|hoping|wish|pray|praying|want)(?: that)? (?:the |this |my |a )?(?:\w+ ){0,2}(?:goes|go|going|crashes|crash|sinks|sink|blows up|explodes|burns) (?:down )?with me (?:in|on|inside) (?:it|her|board)`},
+
+	// ---- a question about wanting to die, then "because I do" ----
+	{id: "concept.question_confess", whole: true, level: 2, conf: 0.75, src: `(?:you|people|someone|somebody|anyone|anybody|a person|others|they|everyone|everybody) (?:\w+ ){0,6}(?:die|dying|to die|end it|end (?:your|their) (?:own )?(?:life|lives)|kill (?:yourself|themselves|themself)|killing (?:yourself|themselves)|suicide|suicidal|jump|jumping|overdose|overdosing|not wake up|not be alive|not exist)(?: \w+){0,8} \.? ?{confess}`},
+
+	// ---- finality said sideways (C-SSRS 6: goodbye) ----
+	{id: "concept.absence_after", level: 3, conf: 0.8, excusable: true, src: `(?:wont|will not|im not going to|not going to|i dont plan to|i wont) (?:be (?:a problem|a burden|an issue|anyones problem|in (?:your|anyones) way|around|here|alive|answering|replying|responding|waking up|home|coming back)|have to (?:deal with|worry about|see) (?:me|this))(?: for (?:anyone|anybody|you|long|much longer))? (?:after (?:tonight|today|this|tomorrow|this weekend|the weekend|(?:this|next) \w+)|(?:by|in the) (?:morning|tomorrow)|(?:for|to see) (?:my|the|christmas|new year|next) ?\w*|tomorrow|ever again|anymore|much longer)`},
+	// A future without oneself, with a time: "soon I won't be a burden",
+	// "you won't have to put up with me much longer".
+	{id: "concept.absence_general", level: 3, conf: 0.75, excusable: true, src: `(?:(?:soon|tomorrow|tonight|by (?:the weekend|tomorrow|morning|friday|saturday|sunday|monday)|after (?:tonight|today|this)) (?:\w+ ){0,2})?(?:i )?(?:wont|will not|im not going to|not going to|never going to|im not planning on|not planning on|im not planning to|dont plan on|dont plan to) (?:be (?:here|around|alive|a burden|a problem|anyones problem|in the way|breathing)|wake up|waking up|see (?:tomorrow|the morning|another day)|make it (?:to|through|past))(?: \w+){0,3} (?:by (?:the weekend|tomorrow|morning|then|\w+day)|soon|much longer|for much longer|tomorrow|tonight|anymore|to anyone|for anyone|after (?:tonight|today|this)|(?:my |the )?(?:next )?(?:birthday|christmas|new year|summer|weekend|week|month))|(?:soon|tomorrow|tonight|by (?:the weekend|tomorrow|morning)) (?:\w+ ){0,2}(?:i )?(?:wont|will not|im not going to|not going to) (?:be (?:here|around|alive|a burden|a problem|anyones problem))`},
+	{id: "concept.put_up_with_me", level: 3, conf: 0.75, excusable: true, src: `(?:you|they|no one|nobody|everyone|my \w+) (?:wont|will not|will never|are not going to|arent going to) (?:have to|need to) (?:put up with|deal with|worry about|look after|take care of|carry) me(?: \w+){0,2} (?:much longer|for much longer|anymore|soon|after (?:tonight|today|this)|ever again)`},
+	{id: "concept.not_coming_back", level: 2, conf: 0.7, excusable: true, whole: true, src: `(?:leaving|going|walking out|heading out|going out|leave|go)(?: \w+){0,3} (?:and )?(?:im |i am |ill )?(?:not|never|wont be) (?:coming|going to come|come) back(?: \.)? (?:ever|forever|for good|again|ever again)`},
+	{id: "concept.away_forever", level: 2, conf: 0.7, excusable: true, src: `(?:im|i am|i will be|ill be) (?:going|leaving|gone|disappearing|going away) (?:away )?(?:forever|for good|permanently|for ever)(?: \.|$| tonight| today| soon| now| and)`},
+	{id: "concept.before_i_go", level: 3, conf: 0.75, notFollowedBy: []string{"to", "home", "out", "back", "on", "away", "for", "into", "abroad", "overseas", "off", "in", "up", "at", "there", "over", "outside", "inside", "shopping", "camping", "and", "but"}, src: `(?:wanted|want|needed|need) (?:someone|somebody|you|anyone|people|my \w+) to know(?: \w+){0,3} before i (?:go|die|do it|end it|leave)`},
+	{id: "concept.absence_ever", whole: true, level: 3, conf: 0.8, excusable: true, src: `(?:wont|will not|not going to|never going to) be (?:answering|replying|responding|texting|around|here)(?: \w+){0,2} \.? ?ever(?: again)?`},
+	{id: "concept.found", level: 3, conf: 0.8, src: `(?:theyll|they will|someone will|somebody will|my \w+ will|theyre going to|youll|you will) (?:\w+ )?find (?:me|my body)(?: \w+){0,3} (?:in the morning|tomorrow|dead|hanging|when|after|before|on|in the)`},
+	{id: "concept.found_time", level: 3, conf: 0.75, src: `(?:tomorrow|in the morning|tonight|by morning|when they wake up|when they get home)(?: morning)? (?:\w+ ){0,2}(?:someone|somebody|they|my \w+|people|you|the police|my family|theyll|youll) (?:will |is going to |are going to |gonna |ll )?(?:\w+ )?find (?:me|my body)(?: \.|$| dead| hanging| in)`},
+	{id: "concept.absence_time_first", level: 3, conf: 0.8, excusable: true, src: `(?:after|from|by|past) (?:tonight|today|tomorrow|this weekend|the weekend|this week|friday|saturday|sunday|monday|the morning)(?: \w+){0,2} (?:i )?(?:wont|will not|im not going to|not going to|never going to|i dont plan to) (?:be (?:a problem|a burden|an issue|anyones problem|in (?:your|anyones) way|around|here|alive)|have to (?:deal with|worry about) (?:anything|anyone|this|it))`},
+	{id: "concept.last_words", level: 3, conf: 0.8, excusable: true, src: `(?:last|final) (?:message|text|post|words|thing|letter|note) (?:(?:that )?(?:youll|you will|you are going to|anyone will|anybody will) (?:ever )?(?:get|hear|see|read|receive) from me|i (?:will )?(?:ever )?(?:send|write|post))`},
+	{id: "concept.no_worry", level: 3, conf: 0.75, excusable: true, src: `(?:no one|nobody|noone|none of you|you|they|my family|everyone) (?:will|wont|is going to|has to|have to|needs to|need to|will have to|wont have to|will never have to|wont ever have to)(?: ever)? (?:have to )?(?:worry|deal) (?:about|with) me (?:after|anymore|again|ever again|much longer|soon|for long)`},
+	{id: "concept.not_my_problem", level: 3, conf: 0.75, src: `(?:by|after) (?:tomorrow|tonight|the morning|this weekend|friday|monday|next week)(?: \w+){0,3} (?:none of this|nothing|it|this) (?:will|is going to) (?:be my problem|matter|hurt|be mine)|(?:none of this|nothing) (?:will|is going to) (?:be my problem|matter to me) (?:anymore|after (?:tonight|today|this|tomorrow)|by (?:tomorrow|morning)|soon)`},
+	{id: "concept.world_without", level: 3, conf: 0.75, src: `(?:the world|everyone|everybody|my family|they|things|life) (?:will|is going to|gonna) be (?:a )?(?:lighter|better|happier|easier|quieter|calmer|better off) (?:place )?without me (?:soon|tomorrow|after tonight|after today|after this|by|in a|next)`},
+	{id: "concept.last_night", level: 3, conf: 0.75, needsContext: true, src: `(?:tonight|today|this|it) (?:is|will be|was) my (?:last|final) (?:night|day|sunset|sunrise|time)(?: \.|$| alive| on| here| i)`},
+	{id: "concept.not_through_night", level: 2, conf: 0.75, excusable: true, src: `(?:dont|do not) think (?:that )?(?:ill|i will|im going to|i can|i am going to) (?:make it|survive|last|get) (?:through|past|to|until|till) (?:tonight|the night|this night|morning|the morning|tomorrow|the weekend)(?: \.|$| alive| without| honestly| tbh| anymore)`},
+	{id: "concept.caretaking_after", level: 3, conf: 0.8, src: `(?:look after|take care of|feed|walk|watch|care for|find a (?:new )?home for|rehome|give) (?:my|the) (?:\w+ )?(?:{loved}|plants|fish|bird|birds|hamster|rabbit|things|stuff) (?:\w+ ){0,3}(?:(?:when|after|once) (?:im|i am|ive) (?:gone|dead|not here|not around|no longer here)|(?:for me )?(?:i|im) (?:wont be able to|cant|will not be able to|wont be here to)(?: \w+)? (?:anymore|any longer|after (?:today|tonight|this)))`},
+	{id: "concept.read_gone", level: 3, conf: 0.85, src: `(?:if|when|by the time|once) (?:you|anyone|someone|somebody|they|people) (?:\w+ )?(?:read|reads|reading|see|sees|seeing|find|finds|get|gets) (?:this|my message|these|it)(?: \w+){0,2} (?:im|i am|ill be|i will be|ive|i have|i will have) (?:already |probably |long |likely )?(?:gone|dead|not here|not alive|died|be gone)`},
+	{id: "concept.goodbye_before", level: 3, conf: 0.8, src: `(?:say|said|saying|wanted to say|want to say|wanna say|needed to say|just wanted to say) (?:my |a |a last |one last |a final )?(?:goodbye|goodbyes|bye|farewell)(?: to(?: \w+){1,3})? before i (?:go|leave|die|do it|end it|am gone|m gone|pass)`, notFollowedBy: []string{"to", "home", "out", "back", "on", "away", "for", "into", "abroad", "overseas", "off", "in", "up", "at", "there", "over", "outside", "inside", "shopping", "camping"}},
+	{id: "concept.said_goodbyes", level: 3, conf: 0.75, excusable: true, src: `(?:ive|i have|i|just|already) (?:already |finally |just )?(?:said|made|written|wrote) (?:all )?my (?:goodbyes|last goodbyes|final goodbyes|goodbye letters|goodbye messages)(?: \.|$| to everyone| to my| already| now| and| but)`},
+	{id: "concept.goodbye_written", level: 3, conf: 0.8, excusable: true, src: `(?:wrote|written|writing|sent|send|sending|recorded|recording|left|leaving|drafted|scheduled) (?:\w+ ){0,2}(?:goodbye|farewell|final|last) (?:messages?|notes?|letters?|videos?|texts?|emails?|posts?)`},
+	{id: "concept.sorry_goodbye", whole: true, level: 3, conf: 0.75, needsOwnContext: true, src: `(?:im sorry|sorry for everything|i love you all|i love you guys|thank you for everything|thanks for everything)(?: \w+){0,4} \.? ?(?:goodbye|bye|farewell|this is it|this is goodbye|its time)(?: forever| for good| \.|$)`},
+	{id: "concept.tell_loved", level: 3, conf: 0.75, excusable: true, src: `(?:^|please |pls |can you |could you |just |and |\. )(?:tell|let) (?:my )?(?:{loved}|everyone|them) (?:know )?(?:(?:that )?i love (?:her|him|them|you)|(?:that )?i loved|(?:that )?(?:he|she|they) (?:was|were) the best|(?:that )?(?:its|it is|it was|it wasnt) not (?:their|his|her|your) fault|(?:that )?it wasnt (?:their|his|her|your) fault|(?:that )?im sorry|(?:that )?i was sorry|goodbye|not to blame (?:herself|himself|themselves))`},
+	// Letters written to the people one leaves, with what the letters are
+	// for: "they'll understand", "it wasn't their fault".
+	{id: "concept.letters_for", whole: true, level: 3, conf: 0.8, src: `(?:wrote|written|writing|left|leaving|finished|finishing|drafted) (?:\w+ ){0,3}(?:letters?|notes?|messages|cards?) (?:\w+ ){0,4}(?:\. )?(?:(?:theyll|they will|they would|theyre going to) (?:understand|be (?:ok|okay|fine|better|alright|happier) without me|know why)|(?:hell|shell|youll|he will|she will|you will|theyll|they will) (?:understand why|be (?:ok|okay|fine|better|alright|happier) without me)|explaining (?:everything|why i|what i|it all)|(?:for (?:my |her |him |them )?\w+ )?to (?:find|read) (?:after|when (?:im|i am) gone|later|once)|so (?:they|he|she) (?:know|knows|understand|understands|wont blame)|(?:it|its) (?:wasnt|was not|isnt|is not) (?:their|his|her|your) fault|(?:understand|understood) why i did it)`},
+	{id: "concept.notes_done", level: 3, conf: 0.75, src: `(?:my|the) (?:notes?|letters?) (?:are|is) (?:all )?(?:written|done|finished|ready|sealed|signed)(?: \w+){0,4} (?:\. )?(?:(?:everyone|they|you|he|she) (?:will|ll|would)? ?(?:understand|know why|forgive)|its not (?:their|your) fault|goodbye|im sorry)`},
+	{id: "concept.letters_family", whole: true, level: 3, conf: 0.75, src: `(?:wrote|written|writing|left|finished|drafted) (?:letters|notes|goodbye \w+|a letter to each|letters to each) (?:to|for) (?:(?:my |all my |each of my )(?:\w+ )?{loved}|everyone|everybody|each of them|my loved ones)(?: \.|$| and| but| explaining| they| so| already| tonight| today)(?: \w+){0,3} ?(?:\. )?(?:theyll|they will|they would|it wasnt|explaining|so they|i love|goodbye|im sorry|sorry)`},
+
+	// ---- saved-up means (C-SSRS 6: preparation) ----
+	{id: "concept.saved_over_time", level: 3, conf: 0.8, src: `(?:saving|saved|collecting|collected|hoarding|hoarded|stockpiling|stockpiled|stashing|stashed|keeping|kept|putting aside|put aside|setting aside|set aside|squirreling away|holding onto|holding on to|storing|stored|building up|hiding|hid|hidden|putting|dropping) (?:up )?(?:\w+ ){0,3}{drug}(?: \w+){0,5} (?:instead of taking (?:them|it)|rather than taking (?:them|it)|waiting for the right (?:night|day|time|moment)|for (?:weeks|months|a while|ages|years|a long time|the last \w+|\w+ (?:weeks|months))|since (?:\w+)|from (?:every|each|all my|my) (?:refill|refills|prescription|prescriptions|script|scripts)|every (?:refill|prescription|month|week)|for when (?:im|i am|i decide|its time|i need)|for (?:the day|tonight|the night|later|the end|one day|someday|that day|an emergency exit)|just in case|to (?:die|not wake up|od|overdose|end it|kill myself|take (?:them )?all))`},
+	{id: "concept.saved_amount", level: 3, conf: 0.8, src: `(?:(?:weeks|months|a month|two months|three months|\d+ (?:weeks|months|days)|a \w+s) (?:worth )?of (?:my )?{drug} (?:\w+ ){0,3}(?:saved|put aside|set aside|stashed|stockpiled|hoarded|hidden|hid|kept|saved up))`},
+	{id: "concept.saved_amount_2", level: 3, conf: 0.8, src: `(?:enough|a stash of|a stockpile of|a supply of|a drawer (?:full )?of|a box (?:full )?of|a bag (?:full )?of) (?:\w+ )?(?:{drug}|{weapon}) (?:\w+ ){0,3}(?:saved|stashed|hoarded|hidden|put aside|for tonight|for when|to (?:not wake up|die|od|overdose|end it|do it))`},
+	{id: "concept.saved_amount_3", level: 3, conf: 0.8, src: `(?:ive|i have|im|i am|been) (?:been )?(?:hoarding|stockpiling|stashing|saving up|saving) (?:them|these|those) (?:for|since|so)`},
+	{id: "concept.saved_after", level: 3, conf: 0.8, src: `{drug} (?:\w+ ){0,4}(?:saving|saved|hoarding|hoarded|collecting|collected|stashing|stashed|keeping|kept|stockpiling|stockpiled|hiding|hidden|putting aside|setting aside|putting|put|dropping)(?: up| aside)?(?: \w+){0,4} (?:waiting for the right (?:night|day|time|moment)|for (?:weeks|months|a while|ages|years|\w+ (?:weeks|months))|since (?:january|february|march|april|may|june|july|august|september|october|november|december|christmas|last \w+|\w+ (?:weeks|months) ago)|for (?:when|the day|tonight|this|it|later|the end))`},
+	{id: "concept.buy_keep", level: 3, conf: 0.75, src: `(?:buying|bought|getting|picking up|ordering) (?:\w+ ){0,4}{drug} (?:every|each) (?:week|day|month|time|few days)(?: \w+){0,3} (?:and )?(?:keeping|saving|stashing|hiding|hoarding|not taking)`},
+	{id: "concept.not_taking_saving", level: 3, conf: 0.75, src: `(?:havent|have not|hadnt|not|stopped|quit) (?:been )?(?:taken|taking) (?:my |the |any of my )?{drug}(?: \w+){0,4} (?:im|i am|ive been|and im|and ive been|been) (?:saving|keeping|stashing|hoarding|collecting) (?:them|it|all|all of them)`},
+	{id: "concept.skip_keep", level: 3, conf: 0.8, src: `(?:stopped|stop|quit|skipping|skipped|not|havent been|been not) (?:taking )?(?:my )?{drug} (?:\w+ ){0,3}(?:so (?:i|that i) (?:could|can) (?:save|keep|stash|collect|have) (?:them|it|enough)|and (?:keeping|saving|stashing|collecting|hoarding) (?:them|the \w+|it))`},
+	// "I have a stash of razor blades in my desk for tonight".
+	{id: "concept.means_ready_me", level: 3, conf: 0.75, frame: true, src: `(?:{weapon}|{drug}) (?:\w+ ){0,4}(?:and )?(?:im|i am|and im|and i am|i feel) (?:ready|prepared|set)(?: \.|$| now| to go| tonight| for it)`},
+	{id: "concept.means_for_tonight", level: 3, conf: 0.75, frame: true, src: `(?:{weapon}|{drug}) (?:\w+ ){0,5}(?:for|ready for) (?:tonight|later tonight|the night|when (?:its|it is) time|when im ready|the end)(?: \.|$| and| but)`},
+
+	// ---- an overdose already taken, told as drugs and doses (C-SSRS 6) ----
+	// A count of units (not milligrams) beyond any prescription.
+	{id: "concept.od_count", level: 3, conf: 0.8, src: `(?:took|taken|swallowed|downed|popped|ate|eaten|chugged|necked) (?:like |about |around |over |almost |nearly |maybe |at least |all |the )?(?:[1-9]\d+|[5-9]|ten|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|dozens) (?:(?:pills|tablets|capsules|caps|tabs) )?(?:of )?(?:(?:my|the|his|her|these|those|\w+s) ){0,2}{drug}`},
+	{id: "concept.od_whole", level: 3, conf: 0.8, src: `(?:took|taken|swallowed|downed|popped|ate|chugged|necked|emptied) (?:my |the |a |an |his |her |\w+s )?(?:(?:whole|entire|full|all (?:of )?(?:my|the|his|her)|every one of (?:my|the)|half (?:a|the|my)) (?:\w+ )?(?:{drug}|(?:bottle|bottles|pack|packs|packet|packets|box|boxes|strip|strips|blister|blisters|prescription|script|supply|stash) (?:of (?:my |the |his |her )?(?:\w+ )?{drug}|of (?:them|it)(?: \.|$| and| with)|\.|$|and|with))|(?:two|three|four|five|\d+) (?:\w+ )?(?:bottles|packs|packets|boxes|strips|blisters|blister packs)|everything in (?:the|my) (?:medicine )?(?:cabinet|drawer|cupboard))`},
+	{id: "concept.od_all_them", whole: true, level: 3, conf: 0.75, src: `(?:took|taken|swallowed|downed|popped) (?:the|my|those|these) {drug}(?: \w+){0,2} \.? ?(?:all of them|every (?:single )?one|the whole (?:bottle|pack|box)|all \d+)`},
+	{id: "concept.od_list", level: 3, conf: 0.75, src: `(?:took|taken|swallowed|downed|popped|drank|had) (?:\w+ ){0,2}{drug}(?: \w+){0,3} (?:and|with|plus|on top of) (?:\w+ ){0,3}(?:{drug}|vodka|whiskey|whisky|wine|beers?|alcohol|liquor|rum|gin|tequila|a bottle)(?: \w+){0,4} (?:to (?:make it stop|die|end it|not wake up|sleep forever)|an hour ago|hours ago|minutes ago|\d+ (?:min|mins|minutes|hours?) ago|just now|and im|im scared|feeling|i feel|cant)`},
+	{id: "concept.od_purpose", level: 3, conf: 0.8, src: `(?:took|taken|swallowed|downed|popped|drank) (?:\w+ ){0,5}{drug}(?: \w+){0,4} (?:to (?:make it (?:all )?stop|die|end it|not wake up|sleep forever|end my life|kill myself|make the pain stop)|so i (?:dont|wont|could|can) (?:wake up|die|feel))`},
+
+	// ---- somewhere high and not going back (C-SSRS 6: at the means) ----
+	{id: "concept.height_edge", level: 3, conf: 0.8, frame: true, src: `(?:standing|sitting|sat|stood|perched|leaning|hanging|balancing|crouching|im|i am) (?:\w+ ){0,2}(?:on|over|off|at) (?:the |a |my )?(?:edge|ledge|railing|rail|side|parapet|wall|rim) of (?:the |a |my |this |that )?(?:\w+ ){0,2}{height}|(?:standing|sitting|sat|stood|perched|balancing|climbed|climbing) (?:up )?(?:on|onto|over) (?:the |a |my )?(?:\w+ )?(?:balcony|bridge|roof) (?:railing|rail|ledge|edge|parapet|wall)`},
+	{id: "concept.height_no_return", whole: true, level: 3, conf: 0.8, frame: true, src: `(?:im|i am|on|at|up on|standing on|sitting on|top of|up at) (?:the |a |my |this )?(?:top (?:floor )?of (?:the |a |my )?)?(?:\w+ ){0,2}{height}(?: \w+){0,8} (?:\. )?(?:(?:i )?(?:dont|do not|wont|will not|not going to|never going to|cant|im not going to|im not) (?:want to |plan to )?(?:go|come|climb|get|walk|going|coming) (?:back(?: down| home| up)?|down|home)|(?:i )?(?:want to|going to|about to|ready to|have to|need to|will) jump|(?:im|i am) not (?:coming|going) back|(?:its|it is) (?:time|so high|high enough|far enough)|(?:im|i am) not (?:scared|afraid) (?:anymore|of falling|of the fall))`},
+
+	// ---- plans told as worked out (C-SSRS 5) ----
+	{id: "concept.plan_when_how", level: 3, conf: 0.75, needsContext: true, src: `(?:i )?know (?:exactly )?(?:how and when|when and how|when and where|how and where|where and when|how when and where)(?: \w+){0,3}`},
+	{id: "concept.plan_when_how_do", level: 3, conf: 0.8, src: `(?:i )?know (?:exactly )?(?:how and when|when and how|when and where|how and where|where and when) (?:im going to|i will|ill|i am going to|im gonna|to) (?:do it|end it|die|go|kill myself)`},
+	{id: "concept.picked_date", level: 3, conf: 0.75, needsContext: true, src: `(?:ive|i have|i|just) (?:already |finally )?(?:picked|chosen|chose|set|decided on|got) (?:a|the|my) (?:date|day|night|time|place|spot)(?: \.|$| its| it is| for it| already| now)`},
+	// A plan told as its parts: a place or means chosen, and a time.
+	{id: "concept.plan_parts", level: 3, conf: 0.75, frame: true, src: `(?:picked|chosen|chose|decided on|settled on|scouted|figured out|worked out|planned out|sorted out|got it all figured out|planned) (?:out )?(?:\w+ ){0,5}(?:{height}|{weapon}|{drug}|spot|place|method|way)(?: \w+){0,3} (?:and|with) (?:\w+ ){0,2}(?:night|day|date|time|hour|when)`},
+	{id: "concept.plan_parts_time", level: 3, conf: 0.75, frame: true, src: `(?:picked|chosen|chose|decided on|settled on|set|got) (?:\w+ ){0,3}(?:night|day|date|time) (?:and|with) (?:\w+ ){0,2}(?:{height}|{weapon}|{drug}|spot|place|method|way)`},
+	{id: "concept.plan_means_day", level: 3, conf: 0.75, frame: true, src: `(?:decided on|settled on|picked|chosen|chose|going with|going to use|gonna use) (?:\w+ ){0,2}(?:{weapon}|{drug}|{height}|hanging|jumping|overdose|an overdose)(?: \w+){0,3} (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|tomorrow|this weekend|next week|(?:\w+ )?night|when (?:everyone|they|my \w+))`},
+	{id: "concept.means_know_when", level: 3, conf: 0.75, whole: true, src: `(?:{weapon}|{drug}|{height})(?: \w+){0,6} (?:and |\. )?(?:i )?know (?:exactly )?(?:when|how|where)(?: \.|$| and| im| ill| i will| to)`},
+	{id: "concept.others_away", level: 3, conf: 0.75, src: `(?:do it|doing it|end it|ending it|go through with it|kill myself|take (?:them|the pills|my pills))(?: \w+){0,2} (?:when|while|after|once) (?:everyone|they|theyre|my \w+|nobody|no one|the house)(?: is| are| s| re| has| have)? (?:\w+ )?(?:at church|at work|at school|asleep|out|gone|away|not home|not looking|sleeping|in bed|empty)|(?:when|while|after|once) (?:everyone|they|theyre|my \w+|nobody|no one)(?: is| are| s| re)? (?:\w+ )?(?:at church|at work|at school|asleep|out|gone|away|not home|sleeping|in bed)(?: \w+){0,2} (?:im going to|ill|i will|im gonna|im) (?:do it|end it|go through with it|kill myself|take (?:them|the pills|my pills))`},
+	{id: "concept.plan_date_way", level: 3, conf: 0.75, src: `(?:date|day|time|night|place|spot|location)(?: \w+){0,4} and (?:the|a|my) (?:way|method|means)(?: \.|$| to| i| ready| sorted| figured| all)`},
+	{id: "concept.leave_then_end", level: 3, conf: 0.8, src: `(?:when|once|after|as soon as) (?:my |the )?(?:\w+ ){0,2}(?:leave|leaves|left|go|goes|are asleep|is asleep|fall asleep|falls asleep|go to sleep|goes to sleep|are gone|is gone)(?: \w+){0,3} (?:im going to|ill|i will|i am going to|im gonna|im) (?:end it|end (?:my life|everything)|do it|kill myself|go through with it|take (?:them|the pills|my pills|it all)|{selfact})`},
+
+	// ---- what comes after dying, imagined with relief ----
+	{id: "concept.brink", level: 2, conf: 0.75, src: `(?:im|i am|i was|ive been|i feel|feel|feeling|been|getting|so|now im) (?:\w+ )?(?:on|at) the (?:edge|brink|verge) of (?:suicide|killing myself|ending it|ending (?:it all|my life|everything)|taking my (?:own )?life|giving up on life)`},
+	{id: "concept.own_funeral", level: 2, conf: 0.7, src: `(?:imagining|imagine|picturing|picture|planning|plan|thinking about|dreaming about|fantasi[sz]ing about) my (?:own )?(?:funeral|death|grave|obituary|wake|memorial)(?: \w+){0,6} (?:relief|peace|peaceful|happy|comfort|comforting|better|calm|nice|good)`},
+	{id: "concept.never_feel_again", level: 2, conf: 0.7, src: `(?:make it so|going to make sure|want to make sure|so that|so) i (?:never|dont|wont|will never|do not) (?:have to )?(?:feel (?:anything|any pain|pain|this|again)|hurt|suffer|wake up|exist)(?: (?:ever )?again| anymore| ever)`},
+	{id: "concept.do_to_myself", level: 2, conf: 0.7, src: `(?:scared|afraid|terrified|worried|frightened) (?:of )?(?:what|that) i (?:might|could|will|would|am going to|may) do (?:to myself|something)(?: \w+){0,2}(?: tonight| today| now| right now| \.|$)`},
+	{id: "concept.swallow_these", level: 2, conf: 0.7, frame: true, src: `(?:swallow|take|down|neck|pop) (?:all (?:of )?(?:these|those|them|my \w+)|them all|every (?:single )?one(?: of them)?|the (?:whole|entire) (?:bottle|pack|box|lot))(?: \.|$| right now| now| tonight| so| and| at)`, notFollowedBy: []string{"at"}},
+	{id: "concept.no_point_me", level: 2, conf: 0.75, src: `(?:whats|what is) (?:even |really )?the point (?:of|in) me (?:being (?:alive|here|around)|living|existing|staying (?:alive|around)|continuing)`},
+	{id: "concept.gone_permanently", level: 2, conf: 0.7, src: `(?:want|wish|need|ready) to (?:disappear|vanish|be gone|stop being (?:a burden|here)|stop)(?: \w+){0,3} (?:permanently|forever|for good|for ever)|(?:stopped|stop) being a burden(?: \w+){0,2} (?:permanently|forever|for good)`},
+	{id: "concept.way_to_go", level: 2, conf: 0.75, src: `(?:least painful|painless|easiest|quickest|fastest|surest|best|most peaceful|quietest|gentlest) (?:way|ways|method) (?:to go|to check out|to leave|to exit|out|to do it|to end it)(?: \.|$| for me| forever| for good| without)`},
+	// Sincerity cancels hyperbole: "someone just end me, I mean it".
+	{id: "concept.sincere_end_me", whole: true, level: 2, conf: 0.7, src: `(?:end me|kill me|want to die|wanna die)(?: \w+){0,3} (?:\. )?(?:i mean it|im serious|i am serious|not joking|im not joking|not kidding|im not kidding|for real this time|dead serious)`},
+}

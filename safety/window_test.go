@@ -1,0 +1,40 @@
+package safety
+
+import "testing"
+
+// Disclosures spread over two or three messages, read through the window of
+// recent messages (Input.History), and the same later words after benign
+// earlier ones. Every message is written for the test.
+func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
+	checkInputs(t, []inputCase{
+		// a decision after despair or ideation
+		{"a decision after saying living like this is too much", Input{Text: "I've made up my mind.", History: []string{"I can't keep living like this"}}, LevelIdeation, LevelImminent},
+		{"a decision after wishing to be dead is intent", Input{Text: "it's decided", History: []string{"I wish I was dead", "nobody would notice"}}, LevelImminent, LevelImminent},
+		{"a decision with a time after despair", Input{Text: "I've decided. tonight", History: []string{"there's no way out for me"}}, LevelImminent, LevelImminent},
+		{"the same decision about a job", Input{Text: "I've made up my mind.", History: []string{"I can't choose between the two offers"}}, LevelNone, LevelNone},
+		{"a decision after a bad day at work", Input{Text: "ok I've decided", History: []string{"work was long today", "what should I make for dinner"}}, LevelNone, LevelNone},
+
+		// preparation after despair
+		{"letters written after despair", Input{Text: "the letters are written", History: []string{"I don't see a way out"}}, LevelIdeation, LevelImminent},
+		{"pills ready after despair", Input{Text: "I have the pills ready", History: []string{"I'm so tired of fighting", "I want it all to stop"}}, LevelImminent, LevelImminent},
+		{"a card written after a birthday", Input{Text: "I wrote the card already", History: []string{"it's my mum's birthday tomorrow"}}, LevelNone, LevelWarning},
+
+		// a general question, then owning it
+		{"owning a question about wanting to die", Input{Text: "because I do. a lot", History: []string{"is it normal to think about killing yourself"}}, LevelIdeation, LevelImminent},
+		{"me too after a question about suicide thoughts", Input{Text: "me too", History: []string{"do people think about suicide when they're stressed?"}}, LevelIdeation, LevelImminent},
+		{"the same reply to a question about dinner", Input{Text: "because I do", History: []string{"why do you like pasta so much"}}, LevelNone, LevelNone},
+		{"agreeing with a question about a friend", Input{Text: "I do", History: []string{"my friend said he wants to kill himself, should I tell his mum"}}, LevelNone, LevelWarning},
+
+		// at a height, then what follows
+		{"on a bridge, then no fear", Input{Text: "it's so high. I'm not scared anymore", History: []string{"I'm on the bridge"}}, LevelImminent, LevelImminent},
+		{"on a roof, then a jump", Input{Text: "I'm going to jump", History: []string{"I'm standing on the roof of my building"}}, LevelImminent, LevelImminent},
+		{"at a lighthouse for the view", Input{Text: "it's so high up here, what a view", History: []string{"I'm at the top of the lighthouse"}}, LevelNone, LevelNone},
+
+		// a farewell after despair
+		{"a goodbye after being tired of fighting", Input{Text: "thank you for everything. goodbye", History: []string{"I'm so tired of fighting"}}, LevelIdeation, LevelImminent},
+		{"a goodbye after chatting about a film", Input{Text: "thanks, goodbye!", History: []string{"that film was so good"}}, LevelNone, LevelNone},
+
+		// a phone dying over two messages
+		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
+	})
+}

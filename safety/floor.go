@@ -229,6 +229,13 @@ var (
 	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:the|my) (?:notes?|letters?) (?:are|is) (?:all )?(?:written|done|finished|ready|sealed)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )
 
+// actInContextRe is a plan, a large ingestion or standing somewhere high,
+// in the broad words that are ordinary on their own ("I made a plan", "took
+// a handful", "sitting on the roof") and so are not rules by themselves:
+// in a message that already speaks of ideation they are preparation or an
+// attempt, and the message is level 3.
+var actInContextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:i have|ive got|ive made|i made|made|have|making|working out|wrote|written) (?:a|my) plan|(?:took|taken|taking|swallowed|downed|ingested|popped) (?:a |an |the )?(?:total of |about |around |over |like |at least )?(?:handful|bottle|bottles|whole bottle|whole pack|box|boxes|packet|packets|entire bottle|entire pack|too (?:much|many)|way too (?:much|many)|so many)|(?:standing|sitting|im|i am) (?:on|at) (?:the|a) (?:edge|ledge|bridge|roof|rooftop|tracks|railing))\b`))
+
 // windowTurns is how many earlier messages the window reads.
 const windowTurns = 4
 
@@ -414,7 +421,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	res.prep = prepRe.matchHits(canon, all)
 	// Combinations within one message.
 	b := res.best()
-	if b.level >= 2 && (res.timing || res.prep) && b.level < 3 && !pastOnly(res) {
+	if b.level >= 2 && (res.timing || res.prep || actInContextRe.matchHits(canon, all)) && b.level < 3 && !pastOnly(res) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
 		res.path = append(res.path, "combine:ideation+timing_or_prep")
 	}

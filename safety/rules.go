@@ -115,6 +115,8 @@ var ruleTable = []rule{
 	{id: "intent.plan_own", level: 3, conf: 0.8, notFollowedBy: []string{"for", "to", "of", "with", "on", "about", "at", "in", "b", "c", "which", "we", "is", "was"}, src: `(?:ive|i have|ive got|i got|ive made|i made|i have got) (?:a|my) plan`},
 	{id: "intent.plan", level: 3, conf: 0.85, src: `(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) (?:plan|suicide plan)(?: to (?:kill myself|end it|die|end my life)| for (?:it|tonight|when))|(?:i have|ive got|ive made|i made|i have made|got|made|have|wrote|written|make|making|working out) (?:a|my) suicide plan`},
 	{id: "intent.plan2", level: 3, conf: 0.85, src: `(?:plan|planned|planning|plans) (?:to|on|for) (?:kill(?:ing)? myself|end(?:ing)? my life|suicide|commit(?:ting)? suicide|end(?:ing)? it)`},
+	// "I planned on dying today"; not "plan to die on this hill" or "planning to die my hair".
+	{id: "intent.plan_die", level: 3, conf: 0.8, notFollowedBy: []string{"on", "of", "in", "my", "your", "her", "his", "the", "a", "laughing", "trying", "for", "with", "at", "from", "alone", "old", "happy", "peacefully"}, src: `(?:i (?:plan|planned|am planning|was planning)|im planning|ive planned|i have planned) (?:to|on) (?:die|dying)`},
 	{id: "intent.date", level: 3, conf: 0.85, notFollowedBy: []string{"for", "of", "to", "with"}, src: `(?:set|picked|chosen|chose|decided on|have) (?:a|the) (?:date|day|time)`},
 	// A note or letter is preparation when it is "my note" or a goodbye,
 	// suicide, last or final one; a plain letter needs talk of dying.

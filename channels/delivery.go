@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -273,7 +274,7 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 			if it.durable {
 				bctx, cancel := bookkeeping(ctx)
 				if err := h.outbox.Sent(bctx, it.id); err != nil {
-					h.log.Error("outbox sent failed", "outbox_id", it.id, "err", err)
+					h.log.Error("outbox sent failed", slog.Int64("outbox_id", it.id), slog.Any("err", err))
 				}
 				cancel()
 			}
@@ -294,13 +295,13 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 		if it.durable {
 			bctx, cancel := bookkeeping(ctx)
 			if aerr := h.outbox.Attempted(bctx, it.id, err.Error()); aerr != nil {
-				h.log.Error("outbox attempted failed", "outbox_id", it.id, "err", aerr)
+				h.log.Error("outbox attempted failed", slog.Int64("outbox_id", it.id), slog.Any("err", aerr))
 			}
 			cancel()
 		}
 		if ra := RetryAfter(err); ra > 0 {
 			wait := h.retryAfterWait(ra)
-			h.log.Info("platform asked to slow down", "platform", p.adapter.Platform(), "retry_after", wait)
+			h.log.Info("platform asked to slow down", slog.String("platform", p.adapter.Platform()), slog.Duration("retry_after", wait))
 			p.mu.Lock()
 			if until := time.Now().Add(wait); until.After(p.pausedUntil) {
 				p.pausedUntil = until
@@ -315,7 +316,7 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 			p.release(c, prio, false)
 			return
 		}
-		h.log.Debug("send failed; retrying", "platform", p.adapter.Platform(), "outbox_id", it.id, "attempt", it.attempts, "err", err)
+		h.log.Debug("send failed; retrying", slog.String("platform", p.adapter.Platform()), slog.Int64("outbox_id", it.id), slog.Int("attempt", it.attempts), slog.Any("err", err))
 		_ = sleep(ctx, h.backoff(it.attempts))
 		p.release(c, prio, true)
 	}
@@ -350,8 +351,8 @@ func (p *platformQueue) plan(it *outItem) []piece {
 	out := it.out
 	if out.File != nil {
 		if note := checkFile(&out); note != "" {
-			p.h.log.Warn("outbound file not deliverable; sending a note instead", "platform", out.Platform,
-				"conversation", out.Conversation.ID, "outbox_id", it.id, "reason", note)
+			p.h.log.Warn("outbound file not deliverable; sending a note instead", slog.String("platform", out.Platform),
+				slog.String("conversation", out.Conversation.ID), slog.Int64("outbox_id", it.id), slog.String("reason", note))
 		}
 	}
 	var pieces []piece
@@ -372,10 +373,10 @@ func (p *platformQueue) plan(it *outItem) []piece {
 	if err == nil && len(texts) > MaxFileTextMessages {
 		err = fmt.Errorf("show %s as text: %d messages, over the %d allowed", out.File.Name, len(texts), MaxFileTextMessages)
 		texts = Split(fileNote(out.File, fmt.Sprintf("this chat can't take files and as text it would take %d messages", len(texts))), p.limit)
-		p.h.log.Info("file too long to show as text on this platform; sending a note", "platform", out.Platform, "outbox_id", it.id, "err", err)
+		p.h.log.Info("file too long to show as text on this platform; sending a note", slog.String("platform", out.Platform), slog.Int64("outbox_id", it.id), slog.Any("err", err))
 	} else if err != nil {
-		p.h.log.Info("file cannot be shown as text on this platform; sending a note", "platform", out.Platform,
-			"outbox_id", it.id, "err", err)
+		p.h.log.Info("file cannot be shown as text on this platform; sending a note", slog.String("platform", out.Platform),
+			slog.Int64("outbox_id", it.id), slog.Any("err", err))
 		why := "this chat can't take files and it isn't text"
 		if !errors.Is(err, ErrNotText) {
 			why = "this chat can't take files and its messages are too short to hold it"

@@ -239,7 +239,7 @@ func Admit(in Inbound) (ok bool, reason string) {
 func (h *Hub) Accept(ctx context.Context, in Inbound) error {
 	if ok, reason := Admit(in); !ok {
 		h.stats.ignored.Add(1)
-		h.log.Debug("inbound ignored by policy", "platform", in.Platform, "conversation", in.Conversation.ID, "reason", reason)
+		h.log.Debug("inbound ignored by policy", slog.String("platform", in.Platform), slog.String("conversation", in.Conversation.ID), slog.String("reason", reason))
 		return nil
 	}
 	switch {
@@ -270,7 +270,7 @@ func (h *Hub) Accept(ctx context.Context, in Inbound) error {
 	if !fresh || !h.enqueue(in) {
 		<-h.slots
 		h.stats.duplicates.Add(1)
-		h.log.Debug("duplicate delivery dropped", "platform", in.Platform, "delivery_key", in.DeliveryKey)
+		h.log.Debug("duplicate delivery dropped", slog.String("platform", in.Platform), slog.String("delivery_key", in.DeliveryKey))
 		return nil
 	}
 	h.stats.accepted.Add(1)
@@ -340,7 +340,7 @@ func (h *Hub) Run(ctx context.Context) error {
 		for _, a := range h.adapters {
 			running.Go(func() {
 				if err := a.Run(ctx, h); err != nil {
-					h.log.Error("adapter stopped", "platform", a.Platform(), "err", err)
+					h.log.Error("adapter stopped", slog.String("platform", a.Platform()), slog.Any("err", err))
 					mu.Lock()
 					adapterErrs = append(adapterErrs, fmt.Errorf("run %s adapter: %w", a.Platform(), err))
 					mu.Unlock()
@@ -412,7 +412,7 @@ func (h *Hub) drain() {
 		case <-h.change:
 		case <-timer.C:
 			h.log.Warn("drain timed out; the rest is replayed at next start",
-				"turns", h.pendingTurns.Load(), "outbound", h.pendingOut.Load())
+				slog.Int64("turns", h.pendingTurns.Load()), slog.Int64("outbound", h.pendingOut.Load()))
 			return
 		}
 	}
@@ -470,7 +470,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 		return // the drain ended; the inbox replays it next start
 	}
 	log := func() *slog.Logger { // built only when something is logged
-		return h.log.With("platform", in.Platform, "conversation", in.Conversation.ID, "delivery_key", in.DeliveryKey)
+		return h.log.With(slog.String("platform", in.Platform), slog.String("conversation", in.Conversation.ID), slog.String("delivery_key", in.DeliveryKey))
 	}
 	tctx, cancel := context.WithTimeout(ctx, h.opts.TurnTimeout)
 	defer cancel()
@@ -478,7 +478,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 	if p != nil {
 		if t, ok := p.adapter.(Typer); ok {
 			if err := t.Typing(tctx, in.Conversation); err != nil {
-				log().Debug("typing indicator failed", "err", err)
+				log().Debug("typing indicator failed", slog.Any("err", err))
 			}
 		}
 	}
@@ -486,7 +486,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 	h.stats.turns.Add(1)
 	if err != nil {
 		h.stats.turnErrors.Add(1)
-		log().Warn("turn failed; sending an apology", "err", err)
+		log().Warn("turn failed; sending an apology", slog.Any("err", err))
 		outs = []Outbound{{
 			Platform: in.Platform, Conversation: in.Conversation, ReplyTo: in.MessageID,
 			Kind: OutNotice, Text: ErrorNotice,
@@ -501,7 +501,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 		}
 		if outs[i].File != nil {
 			if reason := checkFile(&outs[i]); reason != "" {
-				log().Warn("outbound file not deliverable; sending a note instead", "reason", reason)
+				log().Warn("outbound file not deliverable; sending a note instead", slog.String("reason", reason))
 			}
 		}
 	}
@@ -512,12 +512,12 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 		ids, err = h.outbox.Add(bctx, outs)
 		if err != nil || len(ids) != len(outs) {
 			// Deliver anyway, from memory, so the person gets the answer.
-			log().Error("outbox add failed; delivering without a durable record", "err", err, "ids", len(ids))
+			log().Error("outbox add failed; delivering without a durable record", slog.Any("err", err), slog.Int("ids", len(ids)))
 			ids = nil
 		}
 	}
 	if err := h.inbox.Done(bctx, in.DeliveryKey); err != nil {
-		log().Error("inbox done failed", "err", err)
+		log().Error("inbox done failed", slog.Any("err", err))
 	}
 	for i, out := range outs {
 		it := &outItem{out: out}
@@ -532,7 +532,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 func (h *Hub) handle(ctx context.Context, in Inbound) (outs []Outbound, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			h.log.Debug("handler panic value", "value", r)
+			h.log.Debug("handler panic value", slog.Any("value", r))
 			err = errors.New("handler panicked")
 		}
 	}()
@@ -557,13 +557,13 @@ func (h *Hub) abandon(it *outItem, reason string) {
 	if it.out.Priority() {
 		level = slog.LevelError
 	}
-	h.log.Log(context.Background(), level, "outbound abandoned", "platform", it.out.Platform, "conversation", it.out.Conversation.ID,
-		"kind", it.out.Kind, "outbox_id", it.id, "reason", reason)
+	h.log.Log(context.Background(), level, "outbound abandoned", slog.String("platform", it.out.Platform), slog.String("conversation", it.out.Conversation.ID),
+		slog.String("kind", string(it.out.Kind)), slog.Int64("outbox_id", it.id), slog.String("reason", reason))
 	if it.durable {
 		ctx, cancel := bookkeeping(context.Background())
 		defer cancel()
 		if err := h.outbox.Abandon(ctx, it.id, reason); err != nil {
-			h.log.Error("outbox abandon failed", "outbox_id", it.id, "err", err)
+			h.log.Error("outbox abandon failed", slog.Int64("outbox_id", it.id), slog.Any("err", err))
 		}
 	}
 	h.pendingOut.Add(-1)

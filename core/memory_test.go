@@ -192,34 +192,42 @@ func dump(t *testing.T, path string) map[string][]string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'memory_fts_%' AND name NOT LIKE 'memory_vec_%'`)
+	tables := queryRows(t, db, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'memory_fts_%' AND name NOT LIKE 'memory_vec_%'`)
+	out := map[string][]string{}
+	for _, tb := range tables {
+		if rows := queryRows(t, db, `SELECT * FROM "`+tb+`"`); len(rows) > 0 {
+			out[tb] = rows
+		}
+	}
+	return out
+}
+
+// queryRows runs q and returns each row's values as one string.
+func queryRows(t *testing.T, db *sql.DB, q string) []string {
+	t.Helper()
+	rows, err := db.Query(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tables []string
-	for rows.Next() {
-		var n string
-		rows.Scan(&n)
-		tables = append(tables, n)
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
 	}
-	rows.Close()
-	out := map[string][]string{}
-	for _, tb := range tables {
-		r, err := db.Query(`SELECT * FROM "` + tb + `"`)
-		if err != nil {
+	var out []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
 			t.Fatal(err)
 		}
-		cols, _ := r.Columns()
-		for r.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			r.Scan(ptrs...)
-			out[tb] = append(out[tb], fmt.Sprint(vals...))
-		}
-		r.Close()
+		out = append(out, fmt.Sprint(vals...))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }

@@ -197,7 +197,11 @@ func (c *OpenAI) build(req Request) (openai.ChatCompletionRequest, error) {
 	if reasoning {
 		creq.MaxCompletionTokens = maxTokens
 	} else {
-		creq.MaxTokens = maxTokens
+		// Deprecated by OpenAI, but many OpenAI-compatible servers (llama.cpp,
+		// Ollama and vLLM before they took max_completion_tokens as an alias,
+		// and forks of them) read only max_tokens. go-openai sends just the
+		// field that is set, and refuses max_tokens for reasoning models.
+		creq.MaxTokens = maxTokens //nolint:staticcheck // SA1019: kept on purpose, see above
 	}
 	if req.Temperature != nil && !reasoning {
 		t := *req.Temperature

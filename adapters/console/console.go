@@ -158,11 +158,11 @@ func readLine(r *bufio.Reader) (string, error) {
 	for {
 		frag, err := r.ReadSlice('\n')
 		b.Write(frag)
-		if err == bufio.ErrBufferFull && b.Len() < maxLine {
+		if errors.Is(err, bufio.ErrBufferFull) && b.Len() < maxLine {
 			continue
 		}
 		s := strings.TrimRight(b.String(), "\r\n")
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			err = nil
 		}
 		return s, err

@@ -226,8 +226,10 @@ func mentionOf(text string, entities []tgbotapi.MessageEntity, me *tgbotapi.User
 	out := make([]uint16, 0, len(units))
 	pos := 0
 	for _, c := range cuts {
-		out = append(out, units[pos:c.start]...)
-		pos = c.end
+		// The spaces skipped after the previous cut may reach into this
+		// one ("@Haven" then a text_mention starting at the space).
+		out = append(out, units[pos:max(pos, c.start)]...)
+		pos = max(pos, c.end)
 		if len(out) == 0 || isSpace(out[len(out)-1]) {
 			// "@Haven, hi" -> "hi"; "so @Haven what" -> "so what".
 			for pos < len(units) && (isSpace(units[pos]) || units[pos] == ',' || units[pos] == ':') {

@@ -102,6 +102,14 @@ func TestGroupMessagesAreNormalized(t *testing.T) {
 				srv.Inject(m)
 			},
 			&want{text: "what now", mentions: true}},
+		{"a text_mention of the bot that starts at the space after a mention is cut too",
+			func() {
+				m := srv.NewMessage(group, alice, "@HavenTestBot Haven what now")
+				me := srv.Bot()
+				m.Entities = append(m.Entities, tgbotapi.MessageEntity{Type: "text_mention", Offset: 13, Length: 6, User: &me})
+				srv.Inject(m)
+			},
+			&want{text: "what now", mentions: true}},
 		{"a reply to Haven's message counts as a mention",
 			func() { srv.Inject(srv.NewReply(group, alice, "not great honestly", botMsg)) },
 			&want{text: "not great honestly", mentions: true}},

@@ -71,7 +71,7 @@ func assess(ctx context.Context, args []string, std stdio, env func(string) (str
 // FILEs.
 func eval(ctx context.Context, args []string, std stdio, env func(string) (string, bool)) error {
 	if len(args) == 0 || args[0] != "crisis" {
-		return fmt.Errorf("%w: eval needs a suite name: haven eval crisis FILE...", errUsage)
+		return fmt.Errorf("%w: eval needs a suite name (haven eval crisis FILE...)", errUsage)
 	}
 	var flags commonFlags
 	fs := newFlagSet("eval crisis", std)

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"math"
 	"slices"
@@ -56,21 +57,16 @@ func (s *Store) ftsRank(ctx context.Context, terms []string, limit int) ([]int64
 	var ids []int64
 	for _, t := range terms {
 		q, _ := ftsQuery([]string{t})
-		rows, err := s.rd.QueryContext(ctx, `SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?`, q)
-		if err != nil {
-			return nil, err
-		}
 		ids = ids[:0]
-		for rows.Next() {
+		err := forEach(ctx, s.rd, func(row *sql.Rows) error {
 			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, err
+			if err := row.Scan(&id); err != nil {
+				return err
 			}
 			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		}, `SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?`, q)
+		if err != nil {
 			return nil, err
 		}
 		n := float64(len(ids))

@@ -13,17 +13,14 @@ import (
 func TestCrisisLogHasNoColumnThatCouldHoldMessageText(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t, filepath.Join(t.TempDir(), "h.db"))
-	rows, err := s.r.Query(`SELECT name, type FROM pragma_table_info('crisis_log') ORDER BY cid`)
+	cols, err := list(ctx, s.r, func(row scanner) (string, error) {
+		var name, typ string
+		err := row.Scan(&name, &typ)
+		return name + " " + typ, err
+	}, `SELECT name, type FROM pragma_table_info('crisis_log') ORDER BY cid`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cols []string
-	for rows.Next() {
-		var name, typ string
-		rows.Scan(&name, &typ)
-		cols = append(cols, name+" "+typ)
-	}
-	rows.Close()
 	// The exact allowlist: a new column must be added here on purpose.
 	want := []string{"id INTEGER", "person_id TEXT", "session_id TEXT", "conversation_id TEXT", "platform TEXT",
 		"level INTEGER", "confidence REAL", "reason TEXT", "path TEXT", "flags TEXT", "at INTEGER"}

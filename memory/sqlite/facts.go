@@ -41,22 +41,9 @@ func (s *Store) AddFact(ctx context.Context, f memory.Fact) (memory.Fact, error)
 	var unindexed []int64
 	err := s.write(ctx, func(tx *wtx) error {
 		unindexed = unindexed[:0]
-		rows, err := tx.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = ? COLLATE NOCASE`,
+		old, err := list(ctx, tx, scanFact, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = ? COLLATE NOCASE`,
 			f.PersonID, f.Subject)
 		if err != nil {
-			return fmt.Errorf("load active facts: %w", err)
-		}
-		var old []memory.Fact
-		for rows.Next() {
-			o, err := scanFact(rows)
-			if err != nil {
-				rows.Close()
-				return fmt.Errorf("load active facts: %w", err)
-			}
-			old = append(old, o)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return fmt.Errorf("load active facts: %w", err)
 		}
 		for _, o := range old {

@@ -93,20 +93,10 @@ func (s *Store) ForgetAll(ctx context.Context, personID string) error {
 		return errors.New("forget everything: empty person id")
 	}
 	err := s.write(ctx, func(tx *wtx) error {
-		var rowids []int64
-		rows, err := tx.QueryContext(ctx, `SELECT 2 * id FROM facts WHERE person_id = ?1 UNION ALL SELECT 2 * id + 1 FROM episodes WHERE person_id = ?1`, personID)
+		rowids, err := list(ctx, tx, scanInt64, `SELECT 2 * id FROM facts WHERE person_id = ?1 UNION ALL SELECT 2 * id + 1 FROM episodes WHERE person_id = ?1`, personID)
 		if err != nil {
 			return fmt.Errorf("list indexed records: %w", err)
 		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			rowids = append(rowids, id)
-		}
-		rows.Close()
 		for _, id := range rowids {
 			if err := s.unindex(ctx, tx, refOfRowid(id)); err != nil {
 				return err

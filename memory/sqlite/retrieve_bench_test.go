@@ -56,12 +56,23 @@ func seedMemories(tb testing.TB, s *Store, people []string, n int, vectors bool)
 				return err
 			}
 		}
-		insFact, _ := tx.Prepare(`INSERT INTO facts (person_id, subject, predicate, object, evidence, session_id, turn, confidence, created_at) VALUES (?, ?, 'likes', ?, ?, 's', 1, 0.8, ?)`)
-		insEp, _ := tx.Prepare(`INSERT INTO episodes (person_id, session_id, summary, started_at, ended_at, created_at) VALUES (?, ?, ?, 0, 0, ?)`)
+		insFact, err := tx.Prepare(`INSERT INTO facts (person_id, subject, predicate, object, evidence, session_id, turn, confidence, created_at) VALUES (?, ?, 'likes', ?, ?, 's', 1, 0.8, ?)`)
+		if err != nil {
+			return err
+		}
+		defer insFact.Close()
+		insEp, err := tx.Prepare(`INSERT INTO episodes (person_id, session_id, summary, started_at, ended_at, created_at) VALUES (?, ?, ?, 0, 0, ?)`)
+		if err != nil {
+			return err
+		}
+		defer insEp.Close()
 
 		var insVec *sql.Stmt
 		if vectors {
-			insVec, _ = tx.Prepare(`INSERT INTO ` + model + ` (rowid, person_id, embedding) VALUES (?, ?, ?)`)
+			if insVec, err = tx.Prepare(`INSERT INTO ` + model + ` (rowid, person_id, embedding) VALUES (?, ?, ?)`); err != nil {
+				return err
+			}
+			defer insVec.Close()
 		}
 		at := time.Now().Add(-time.Hour).UnixNano()
 		for _, p := range people {
@@ -212,32 +223,43 @@ func BenchmarkVectorScan(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("records=%d/brute-force", n), func(b *testing.B) {
 			for b.Loop() {
-				rows, err := s.r.Query(`SELECT id, embedding FROM blobs WHERE person_id = ?`, "me")
-				if err != nil {
+				if err := bruteForceTop20(s.r, "me", q); err != nil {
 					b.Fatal(err)
 				}
-				type hit struct {
-					id  int64
-					sim float32
-				}
-				var top [20]hit
-				var id int64
-				var blob sql.RawBytes
-				for rows.Next() {
-					rows.Scan(&id, &blob)
-					var dot float32
-					for i := range benchDim {
-						dot += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
-					}
-					if dot > top[19].sim {
-						top[19] = hit{id, dot}
-						for j := 19; j > 0 && top[j].sim > top[j-1].sim; j-- {
-							top[j], top[j-1] = top[j-1], top[j]
-						}
-					}
-				}
-				rows.Close()
 			}
 		})
 	}
+}
+
+// bruteForceTop20 finds the person's 20 embeddings nearest q in the plain
+// blobs table, by scanning every one: the baseline vec0 is measured against.
+func bruteForceTop20(db *sql.DB, personID string, q []float32) error {
+	rows, err := db.Query(`SELECT id, embedding FROM blobs WHERE person_id = ?`, personID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	type hit struct {
+		id  int64
+		sim float32
+	}
+	var top [20]hit
+	var id int64
+	var blob sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&id, &blob); err != nil {
+			return err
+		}
+		var dot float32
+		for i := range benchDim {
+			dot += q[i] * math.Float32frombits(binary.LittleEndian.Uint32(blob[4*i:]))
+		}
+		if dot > top[19].sim {
+			top[19] = hit{id, dot}
+			for j := 19; j > 0 && top[j].sim > top[j-1].sim; j-- {
+				top[j], top[j-1] = top[j-1], top[j]
+			}
+		}
+	}
+	return rows.Err()
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,21 +34,16 @@ func (s *Store) ftsTerms(ctx context.Context, personID, text string) ([]string, 
 		return nil, err
 	}
 	df := make(map[string]int, len(terms))
-	rows, err := s.rd.QueryContext(ctx, `SELECT term, docs FROM memory_terms WHERE term IN (SELECT value FROM json_each(?))`, list)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
+	err = forEach(ctx, s.rd, func(row *sql.Rows) error {
 		var t string
 		var n int
-		if err := rows.Scan(&t, &n); err != nil {
-			rows.Close()
-			return nil, err
+		if err := row.Scan(&t, &n); err != nil {
+			return err
 		}
 		df[t] = n
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	}, `SELECT term, docs FROM memory_terms WHERE term IN (SELECT value FROM json_each(?))`, list)
+	if err != nil {
 		return nil, err
 	}
 	slices.SortStableFunc(terms, func(a, b string) int { return df[a] - df[b] })
@@ -149,20 +145,15 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 			{memory.KindFact, `SELECT id, created_at FROM facts WHERE person_id = ? AND active = 1 ORDER BY created_at DESC LIMIT ?`},
 			{memory.KindEpisode, `SELECT id, created_at FROM episodes WHERE person_id = ? ORDER BY created_at DESC LIMIT ?`},
 		} {
-			rows, err := s.rd.QueryContext(ctx, qq.sql, q.PersonID, limit)
-			if err != nil {
-				return fail("recent", err)
-			}
-			for rows.Next() {
+			err := forEach(ctx, s.rd, func(row *sql.Rows) error {
 				st := stamped{ref: memory.Ref{Kind: qq.kind}}
-				if err := rows.Scan(&st.ref.ID, &st.at); err != nil {
-					rows.Close()
-					return fail("recent", err)
+				if err := row.Scan(&st.ref.ID, &st.at); err != nil {
+					return err
 				}
 				all = append(all, st)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+				return nil
+			}, qq.sql, q.PersonID, limit)
+			if err != nil {
 				return fail("recent", err)
 			}
 		}
@@ -181,21 +172,15 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 	}
 	// Pinned: what to call the person, whatever they said.
 	var factIDs, episodeIDs []int64
-	rows, err := s.rd.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = 'self' COLLATE NOCASE AND predicate IN ('name', 'pronouns')`, q.PersonID)
+	pinned, err := list(ctx, s.rd, scanFact, `SELECT `+factColumns+` FROM facts WHERE person_id = ? AND active = 1 AND subject = 'self' COLLATE NOCASE AND predicate IN ('name', 'pronouns')`, q.PersonID)
 	if err != nil {
 		return fail("pinned", err)
 	}
-	for rows.Next() {
-		f, err := scanFact(rows)
-		if err != nil {
-			rows.Close()
-			return fail("pinned", err)
-		}
+	for _, f := range pinned {
 		ref := memory.Ref{Kind: memory.KindFact, ID: f.ID}
 		res.Pinned = append(res.Pinned, ref)
 		res.Records[ref] = memory.Record{Ref: ref, Created: f.Created, Fact: &f}
 	}
-	rows.Close()
 	for _, list := range [][]memory.Ref{res.Text, res.Vector, res.Recent} {
 		for _, ref := range list {
 			if _, ok := res.Records[ref]; ok {
@@ -233,40 +218,29 @@ func (s *Store) Search(ctx context.Context, q memory.SearchQuery) (memory.Search
 // given ids.
 func (s *Store) loadRecords(ctx context.Context, personID string, factIDs, episodeIDs []int64, into map[memory.Ref]memory.Record) error {
 	if len(factIDs) > 0 {
-		rows, err := s.rd.QueryContext(ctx, `SELECT `+factColumns+` FROM facts WHERE id IN (SELECT value FROM json_each(?)) AND +person_id = ? AND +active = 1`, idList(factIDs), personID)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			f, err := scanFact(rows)
+		err := forEach(ctx, s.rd, func(row *sql.Rows) error {
+			f, err := scanFact(row)
 			if err != nil {
-				rows.Close()
 				return err
 			}
 			ref := memory.Ref{Kind: memory.KindFact, ID: f.ID}
 			into[ref] = memory.Record{Ref: ref, Created: f.Created, Fact: &f}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return nil
+		}, `SELECT `+factColumns+` FROM facts WHERE id IN (SELECT value FROM json_each(?)) AND +person_id = ? AND +active = 1`, idList(factIDs), personID)
+		if err != nil {
 			return err
 		}
 	}
 	if len(episodeIDs) > 0 {
-		rows, err := s.rd.QueryContext(ctx, `SELECT `+episodeColumns+` FROM episodes WHERE id IN (SELECT value FROM json_each(?)) AND +person_id = ?`, idList(episodeIDs), personID)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			e, err := scanEpisode(rows)
+		return forEach(ctx, s.rd, func(row *sql.Rows) error {
+			e, err := scanEpisode(row)
 			if err != nil {
-				rows.Close()
 				return err
 			}
 			ref := memory.Ref{Kind: memory.KindEpisode, ID: e.ID}
 			into[ref] = memory.Record{Ref: ref, Created: e.Created, Episode: &e}
-		}
-		rows.Close()
-		return rows.Err()
+			return nil
+		}, `SELECT `+episodeColumns+` FROM episodes WHERE id IN (SELECT value FROM json_each(?)) AND +person_id = ?`, idList(episodeIDs), personID)
 	}
 	return nil
 }

@@ -45,7 +45,7 @@ func (c *stmtCache) prepare(ctx context.Context, q string) (*sql.Stmt, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.m[q]; old != nil {
-		st.Close()
+		st.Close() //nolint:sqlclosecheck // lost the race to cache q: dropped now, the cached one is used
 		return old, nil
 	}
 	if len(c.m) >= maxCachedStmts {
@@ -82,10 +82,15 @@ type execer interface {
 // scanner is a row to scan: *sql.Row or *sql.Rows.
 type scanner interface{ Scan(dest ...any) error }
 
-// list runs the read query q on the read pool and returns every row as
-// scan reads it.
-func list[T any](ctx context.Context, r reader, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
-	rows, err := r.QueryContext(ctx, q, args...)
+// rowsQueryer runs a query that returns rows: the read pool (reader), a
+// write transaction (*wtx) or a *sql.Tx.
+type rowsQueryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// list runs the query q and returns every row as scan reads it.
+func list[T any](ctx context.Context, db rowsQueryer, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -101,13 +106,38 @@ func list[T any](ctx context.Context, r reader, scan func(scanner) (T, error), q
 	return out, rows.Err()
 }
 
+// forEach runs the query q and calls fn with each row in turn. It stops at
+// fn's first error and returns it; the rows are closed when it returns. fn
+// takes *sql.Rows, not a scanner: a Scan called through an interface
+// allocates its argument list on every row.
+func forEach(ctx context.Context, db rowsQueryer, fn func(*sql.Rows) error, q string, args ...any) error {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// scanInt64 reads a row of one integer column.
+func scanInt64(row scanner) (int64, error) {
+	var n int64
+	err := row.Scan(&n)
+	return n, err
+}
+
 // reader runs read-only statements on the read pool through its statement
 // cache. It has the methods of *sql.DB that the Store's reads use.
 type reader struct{ c *stmtCache }
 
 // QueryContext runs q on the read pool.
 func (r reader) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	st, err := r.c.prepare(ctx, q)
+	st, err := r.c.prepare(ctx, q) //nolint:sqlclosecheck // cached: closed with the cache
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +147,7 @@ func (r reader) QueryContext(ctx context.Context, q string, args ...any) (*sql.R
 // QueryRowContext runs q on the read pool. A failure to prepare q is
 // reported by the Row's Scan.
 func (r reader) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	st, err := r.c.prepare(ctx, q)
+	st, err := r.c.prepare(ctx, q) //nolint:sqlclosecheck // cached: closed with the cache
 	if err != nil {
 		// database/sql builds a Row that carries err only from a query; run
 		// q unprepared to get one with the same error.
@@ -152,7 +182,7 @@ func (t *wtx) stmt(ctx context.Context, q string) *sql.Stmt {
 
 // ExecContext runs q in the transaction.
 func (t *wtx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	if st := t.stmt(ctx, q); st != nil {
+	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction closes it when it ends
 		return st.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, q, args...)
@@ -160,7 +190,7 @@ func (t *wtx) ExecContext(ctx context.Context, q string, args ...any) (sql.Resul
 
 // QueryContext runs q in the transaction.
 func (t *wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if st := t.stmt(ctx, q); st != nil {
+	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction closes it when it ends
 		return st.QueryContext(ctx, args...)
 	}
 	return t.tx.QueryContext(ctx, q, args...)
@@ -168,7 +198,7 @@ func (t *wtx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Row
 
 // QueryRowContext runs q in the transaction.
 func (t *wtx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := t.stmt(ctx, q); st != nil {
+	if st := t.stmt(ctx, q); st != nil { //nolint:sqlclosecheck // the transaction closes it when it ends
 		return st.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, q, args...)

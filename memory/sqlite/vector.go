@@ -42,9 +42,7 @@ func vecTableName(model string, dim int) string {
 	return fmt.Sprintf("memory_vec_%d_%08x", dim, h.Sum32())
 }
 
-func (s *Store) vecTableList(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}) (map[string]bool, error) {
+func (s *Store) vecTableList(ctx context.Context, q rowsQueryer) (map[string]bool, error) {
 	s.vec.mu.Lock()
 	defer s.vec.mu.Unlock()
 	if s.vec.loaded {

@@ -200,21 +200,12 @@ func rewritePayloads(ctx context.Context, tx *sql.Tx, conv convert) error {
 		}
 		last := int64(-1 << 63)
 		for {
-			rows, err := tx.QueryContext(ctx, `SELECT rowid, payload FROM `+table+` WHERE rowid > ? ORDER BY rowid LIMIT ?`, last, payloadBatch)
-			if err != nil {
-				return fmt.Errorf("read %s payloads: %w", table, err)
-			}
-			var batch []row
-			for rows.Next() {
+			batch, err := list(ctx, tx, func(sc scanner) (row, error) {
 				var r row
-				if err := rows.Scan(&r.id, &r.payload); err != nil {
-					rows.Close()
-					return fmt.Errorf("read %s payloads: %w", table, err)
-				}
-				batch = append(batch, r)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
+				err := sc.Scan(&r.id, &r.payload)
+				return r, err
+			}, `SELECT rowid, payload FROM `+table+` WHERE rowid > ? ORDER BY rowid LIMIT ?`, last, payloadBatch)
+			if err != nil {
 				return fmt.Errorf("read %s payloads: %w", table, err)
 			}
 			for _, r := range batch {

@@ -3,6 +3,7 @@ package telegramtest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -613,7 +614,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		err = &apiError{status: http.StatusNotFound, desc: "Not Found: method not found"}
 	}
 	if err != nil {
-		if ae, ok := err.(*apiError); ok {
+		if ae, ok := errors.AsType[*apiError](err); ok {
 			writeError(w, ae)
 		} else {
 			writeError(w, badRequest("%v", err))
@@ -662,7 +663,7 @@ func readParams(r *http.Request) (map[string]string, error) {
 		}
 		return out, nil
 	}
-	if err := r.ParseMultipartForm(10 << 20); err != nil && err != http.ErrNotMultipart {
+	if err := r.ParseMultipartForm(10 << 20); err != nil && !errors.Is(err, http.ErrNotMultipart) {
 		return nil, fmt.Errorf("can't parse request: %w", err)
 	}
 	for k, v := range r.Form {

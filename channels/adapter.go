@@ -82,12 +82,19 @@ type SendError struct {
 	// RetryAfter is the wait the platform asked for (HTTP 429 Retry-After),
 	// zero when it asked for none.
 	RetryAfter time.Duration
+	// Global says that RetryAfter holds for every conversation on the
+	// platform (a bot-wide limit, such as Discord's global rate limit);
+	// otherwise it holds for the conversation of the failed send only.
+	// Telegram's 429 is per chat: not Global.
+	Global bool
 }
 
 func (e *SendError) Error() string {
 	switch {
 	case e.Permanent:
 		return fmt.Sprintf("send failed permanently: %v", e.Err)
+	case e.RetryAfter > 0 && e.Global:
+		return fmt.Sprintf("send rate limited on the whole platform, retry after %s: %v", e.RetryAfter, e.Err)
 	case e.RetryAfter > 0:
 		return fmt.Sprintf("send rate limited, retry after %s: %v", e.RetryAfter, e.Err)
 	default:
@@ -100,8 +107,15 @@ func (e *SendError) Unwrap() error { return e.Err }
 // Permanent wraps err as a send error that must not be retried.
 func Permanent(err error) error { return &SendError{Err: err, Permanent: true} }
 
-// RateLimited wraps err as a send error to retry after d.
+// RateLimited wraps err as a send error to retry after d, in the failed
+// send's conversation only.
 func RateLimited(err error, d time.Duration) error { return &SendError{Err: err, RetryAfter: d} }
+
+// RateLimitedGlobal wraps err as a send error to retry after d that holds
+// back every conversation on the platform.
+func RateLimitedGlobal(err error, d time.Duration) error {
+	return &SendError{Err: err, RetryAfter: d, Global: true}
+}
 
 // IsPermanent reports whether err says a send must not be retried.
 // Errors that are not *SendError are treated as transient.
@@ -117,4 +131,11 @@ func RetryAfter(err error) time.Duration {
 		return se.RetryAfter
 	}
 	return 0
+}
+
+// IsGlobalRateLimit reports whether err is a rate limit that holds for the
+// whole platform (see SendError.Global).
+func IsGlobalRateLimit(err error) bool {
+	var se *SendError
+	return errors.As(err, &se) && se.RetryAfter > 0 && se.Global
 }

@@ -34,9 +34,11 @@ func (f SinkFunc) Accept(ctx context.Context, in Inbound) error { return f(ctx, 
 // do not split again. It must return the same value every time.
 //
 // Send delivers one piece of an Outbound whose Text already fits
-// MessageLimit. It returns a *SendError to say whether and when to retry.
-// Send never receives a File: files go to FileSender.SendFile, or are
-// turned into text by the Hub.
+// MessageLimit. It returns a *SendError to say whether and when to retry;
+// a Retry-After holds back only out's conversation unless the error says
+// it is Global. Send must return soon after ctx is done: the Hub's
+// shutdown waits for it. Send never receives a File: files go to
+// FileSender.SendFile, or are turned into text by the Hub.
 //
 // Close releases what the adapter holds; it is called after Run has returned.
 type Adapter interface {
@@ -83,9 +85,10 @@ type SendError struct {
 	// zero when it asked for none.
 	RetryAfter time.Duration
 	// Global says that RetryAfter holds for every conversation on the
-	// platform (a bot-wide limit, such as Discord's global rate limit);
-	// otherwise it holds for the conversation of the failed send only.
-	// Telegram's 429 is per chat: not Global.
+	// platform (a bot-wide limit, such as Discord's global rate limit).
+	// When false, the Hub holds back only the conversation of the failed
+	// send, and the platform's other conversations go on, crisis replies
+	// first. Telegram's 429 is per chat: not Global.
 	Global bool
 }
 

@@ -536,3 +536,43 @@ func TestHubShutdownEndsWithinTheDrainTimeoutAndSaysWhatIsLeft(t *testing.T) {
 		})
 	}
 }
+
+// addFails is an outbox that cannot record new messages (a full disk).
+type addFails struct{ *channelstest.MemOutbox }
+
+func (addFails) Add(ctx context.Context, outs []channels.Outbound) ([]int64, error) {
+	return nil, errors.New("disk full")
+}
+
+func TestHubSaysHowManyRepliesAreLostWhenTheOutboxCouldNotRecordThem(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		outbox := addFails{channelstest.NewMemOutbox()}
+		a := channelstest.NewAdapter("test", 100)
+		a.SendHook = func(ctx context.Context, out channels.Outbound) error {
+			<-ctx.Done() // the platform hangs
+			return ctx.Err()
+		}
+		var logs logBuf
+		opts := fastOpts()
+		opts.DrainTimeout = 10 * time.Second
+		opts.Logger = jsonLogger(&logs)
+		hub := channels.NewHub(echo, channelstest.NewMemInbox(), outbox, opts)
+		hub.Register(a)
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- hub.Run(ctx) }()
+		a.Push(dm("c", 1), dm("d", 1))
+		synctest.Wait()
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if st := hub.Stats(); st.Lost != 2 || st.Left != 0 {
+			t.Errorf("stats %+v, want 2 replies lost and none left in the outbox", st)
+		}
+		said := logs.find(t, "hub stopped; replies the outbox could not record are lost")
+		if len(said) != 1 || said[0]["replies_lost"] != float64(2) || said[0]["level"] != "ERROR" {
+			t.Errorf("the loss was logged as %v, want an error naming 2 replies lost", said)
+		}
+	})
+}

@@ -34,9 +34,11 @@ func (f SinkFunc) Accept(ctx context.Context, in Inbound) error { return f(ctx, 
 // do not split again. It must return the same value every time.
 //
 // Send delivers one piece of an Outbound whose Text already fits
-// MessageLimit. It returns a *SendError to say whether and when to retry.
-// Send never receives a File: files go to FileSender.SendFile, or are
-// turned into text by the Hub.
+// MessageLimit. It returns a *SendError to say whether and when to retry;
+// a Retry-After holds back only out's conversation unless the error says
+// it is Global. Send must return soon after ctx is done: the Hub's
+// shutdown waits for it. Send never receives a File: files go to
+// FileSender.SendFile, or are turned into text by the Hub.
 //
 // Close releases what the adapter holds; it is called after Run has returned.
 type Adapter interface {
@@ -82,12 +84,20 @@ type SendError struct {
 	// RetryAfter is the wait the platform asked for (HTTP 429 Retry-After),
 	// zero when it asked for none.
 	RetryAfter time.Duration
+	// Global says that RetryAfter holds for every conversation on the
+	// platform (a bot-wide limit, such as Discord's global rate limit).
+	// When false, the Hub holds back only the conversation of the failed
+	// send, and the platform's other conversations go on, crisis replies
+	// first. Telegram's 429 is per chat: not Global.
+	Global bool
 }
 
 func (e *SendError) Error() string {
 	switch {
 	case e.Permanent:
 		return fmt.Sprintf("send failed permanently: %v", e.Err)
+	case e.RetryAfter > 0 && e.Global:
+		return fmt.Sprintf("send rate limited on the whole platform, retry after %s: %v", e.RetryAfter, e.Err)
 	case e.RetryAfter > 0:
 		return fmt.Sprintf("send rate limited, retry after %s: %v", e.RetryAfter, e.Err)
 	default:
@@ -100,8 +110,15 @@ func (e *SendError) Unwrap() error { return e.Err }
 // Permanent wraps err as a send error that must not be retried.
 func Permanent(err error) error { return &SendError{Err: err, Permanent: true} }
 
-// RateLimited wraps err as a send error to retry after d.
+// RateLimited wraps err as a send error to retry after d, in the failed
+// send's conversation only.
 func RateLimited(err error, d time.Duration) error { return &SendError{Err: err, RetryAfter: d} }
+
+// RateLimitedGlobal wraps err as a send error to retry after d that holds
+// back every conversation on the platform.
+func RateLimitedGlobal(err error, d time.Duration) error {
+	return &SendError{Err: err, RetryAfter: d, Global: true}
+}
 
 // IsPermanent reports whether err says a send must not be retried.
 // Errors that are not *SendError are treated as transient.
@@ -117,4 +134,11 @@ func RetryAfter(err error) time.Duration {
 		return se.RetryAfter
 	}
 	return 0
+}
+
+// IsGlobalRateLimit reports whether err is a rate limit that holds for the
+// whole platform (see SendError.Global).
+func IsGlobalRateLimit(err error) bool {
+	var se *SendError
+	return errors.As(err, &se) && se.RetryAfter > 0 && se.Global
 }

@@ -1,14 +1,17 @@
 package channels
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"golang.org/x/time/rate"
 )
 
@@ -17,9 +20,27 @@ type outItem struct {
 	id       int64 // outbox id, when durable
 	durable  bool  // false when the outbox could not record it
 	out      Outbound
-	pieces   []piece // planned lazily at the adapter's limit
-	next     int     // index of the next piece to send
-	attempts int     // failed attempts so far
+	created  time.Time // when the message was made: its age bounds its retries
+	pieces   []piece   // planned lazily at the adapter's limit
+	next     int       // index of the next piece to send
+	attempts int       // failed attempts so far, earlier runs included
+	// bo spaces the attempts after transient failures; nil until the first.
+	bo *backoff.ExponentialBackOff
+}
+
+// retryWait returns the wait before the next attempt of it after a
+// transient failure: exponential from BaseBackoff, doubling up to
+// MaxBackoff, each wait randomized by ±50%.
+func (it *outItem) retryWait(o HubOptions) time.Duration {
+	if it.bo == nil {
+		it.bo = &backoff.ExponentialBackOff{
+			InitialInterval:     o.BaseBackoff,
+			RandomizationFactor: 0.5,
+			Multiplier:          2,
+			MaxInterval:         o.MaxBackoff,
+		}
+	}
+	return it.bo.NextBackOff()
 }
 
 // piece is one send of an outbound message: a Send of text, or a
@@ -29,14 +50,42 @@ type piece struct {
 	file bool
 }
 
+// convState is where an outConv is.
+type convState uint8
+
+const (
+	convIdle    convState = iota // nothing to send
+	convQueued                   // in a lane, ready to be picked
+	convWaiting                  // in the waiting heap until its time comes
+	convBusy                     // held by a sender
+)
+
+// waitReason is why a conversation waits.
+type waitReason uint8
+
+const (
+	// waitNone: no wait.
+	waitNone waitReason = iota
+	// waitBackoff follows a transient failure; a crisis message that comes
+	// meanwhile ends it, to be tried at once.
+	waitBackoff
+	// waitLimit is the conversation's rate limit: Haven's own or the
+	// platform's Retry-After. Everything in the conversation waits it out.
+	waitLimit
+)
+
 // outConv holds one conversation's outbound messages in delivery order:
 // priority (crisis) messages first, each kind in the order it came.
 type outConv struct {
 	key   string
 	items []*outItem
-	busy  bool // a sender holds it
+	state convState
+	prio  bool // convQueued: in the priority lane
 	gen   int  // lane entries with another gen are stale
 	lim   *rate.Limiter
+	until time.Time  // convWaiting: when it may be tried again
+	why   waitReason // convWaiting: why it waits
+	index int        // convWaiting: its index in the waiting heap
 }
 
 type laneEntry struct {
@@ -44,13 +93,42 @@ type laneEntry struct {
 	gen int
 }
 
+// waitHeap orders waiting conversations by the time they may go again.
+type waitHeap []*outConv
+
+func (w waitHeap) Len() int           { return len(w) }
+func (w waitHeap) Less(i, j int) bool { return w[i].until.Before(w[j].until) }
+func (w waitHeap) Swap(i, j int) {
+	w[i], w[j] = w[j], w[i]
+	w[i].index, w[j].index = i, j
+}
+func (w *waitHeap) Push(x any) {
+	c := x.(*outConv)
+	c.index = len(*w)
+	*w = append(*w, c)
+}
+func (w *waitHeap) Pop() any {
+	old := *w
+	c := old[len(old)-1]
+	old[len(old)-1] = nil
+	*w = old[:len(old)-1]
+	c.index = -1
+	return c
+}
+
 // platformQueue delivers one platform's outbound messages with a few
 // senders. A conversation is held by at most one sender at a time, so its
 // messages and their pieces go out in order. Conversations whose next
 // message is a crisis wait in the priority lane, which senders always serve
 // first; while a crisis message is being sent no ordinary message starts.
-// A Retry-After pauses the whole platform; after the pause the priority
-// lane is served first again.
+//
+// A sender never waits while holding a conversation: a conversation that
+// must wait (its rate limit, a Retry-After the platform gave for it, the
+// backoff after a transient failure) is parked in the waiting heap until
+// its time, and the sender serves other conversations meanwhile. A
+// Retry-After holds back only its conversation, unless the adapter says it
+// is global: then it pauses the whole platform, and after the pause the
+// priority lane is served first again.
 type platformQueue struct {
 	h       *Hub
 	adapter Adapter
@@ -60,8 +138,11 @@ type platformQueue struct {
 	mu          sync.Mutex
 	convs       map[string]*outConv
 	prio, norm  []laneEntry
-	pausedUntil time.Time
-	prioBusy    int
+	waiting     waitHeap
+	pausedUntil time.Time     // a global Retry-After holds every conversation until then
+	prioBusy    int           // senders holding a conversation for a crisis message
+	queued      int           // conversations in convQueued
+	busy        int           // conversations in convBusy
 	wake        chan struct{} // closed and replaced on every change
 	sweepAt     int
 }
@@ -78,6 +159,23 @@ func newPlatformQueue(h *Hub, a Adapter) *platformQueue {
 	}
 }
 
+// setState moves c to state s, keeping the counts. p.mu must be held.
+func (p *platformQueue) setState(c *outConv, s convState) {
+	switch c.state {
+	case convQueued:
+		p.queued--
+	case convBusy:
+		p.busy--
+	}
+	switch s {
+	case convQueued:
+		p.queued++
+	case convBusy:
+		p.busy++
+	}
+	c.state = s
+}
+
 // enqueue adds it to its conversation; the caller must not hold p.mu.
 func (p *platformQueue) enqueue(it *outItem) {
 	p.h.pendingOut.Add(1)
@@ -86,12 +184,12 @@ func (p *platformQueue) enqueue(it *outItem) {
 	key := it.out.Conversation.ID
 	c, ok := p.convs[key]
 	if !ok {
-		c = &outConv{key: key, lim: rate.NewLimiter(p.h.opts.ConversationRate, p.h.opts.ConversationBurst)}
+		c = &outConv{key: key, index: -1, lim: rate.NewLimiter(p.h.opts.ConversationRate, p.h.opts.ConversationBurst)}
 		p.convs[key] = c
 	}
 	if it.out.Priority() {
 		// After the priority messages already waiting, before the rest.
-		// A message partly sent by a sender stays first.
+		// A message partly sent stays first.
 		i := 0
 		for i < len(c.items) && (c.items[i].out.Priority() || c.items[i].next > 0) {
 			i++
@@ -102,28 +200,60 @@ func (p *platformQueue) enqueue(it *outItem) {
 	} else {
 		c.items = append(c.items, it)
 	}
-	if !c.busy {
-		p.place(c, false)
+	switch c.state {
+	case convIdle:
+		p.place(c)
+	case convQueued:
+		if c.items[0].out.Priority() && !c.prio {
+			p.place(c) // the head is now a crisis message: to the priority lane
+		}
+	case convWaiting:
+		if it.out.Priority() && c.why == waitBackoff {
+			// A backoff spaces retries of a failing message; a crisis
+			// message does not wait for it, but is tried at once.
+			heap.Remove(&p.waiting, c.index)
+			c.until = time.Time{}
+			p.place(c)
+		}
 	}
 	p.notify()
 }
 
-// place puts c in the lane its head message calls for, at the back or the
-// front. p.mu must be held and c must not be busy.
-func (p *platformQueue) place(c *outConv, front bool) {
+// place puts c at the back of the lane its head message calls for, or
+// makes it idle when it has nothing to send. p.mu must be held; c must not
+// be busy nor in the waiting heap.
+func (p *platformQueue) place(c *outConv) {
 	c.gen++
 	if len(c.items) == 0 {
+		p.setState(c, convIdle)
 		return
 	}
+	p.setState(c, convQueued)
+	c.prio = c.items[0].out.Priority()
 	e := laneEntry{c: c, gen: c.gen}
-	lane := &p.norm
-	if c.items[0].out.Priority() {
-		lane = &p.prio
-	}
-	if front {
-		*lane = append([]laneEntry{e}, *lane...)
+	if c.prio {
+		p.prio = append(p.prio, e)
 	} else {
-		*lane = append(*lane, e)
+		p.norm = append(p.norm, e)
+	}
+}
+
+// park makes c, which has something to send and is neither busy nor
+// waiting, wait until until. p.mu must be held.
+func (p *platformQueue) park(c *outConv, until time.Time, why waitReason) {
+	c.gen++
+	p.setState(c, convWaiting)
+	c.until, c.why = until, why
+	heap.Push(&p.waiting, c)
+}
+
+// promote puts the conversations whose wait is over into their lanes, in
+// the order their waits end. p.mu must be held.
+func (p *platformQueue) promote(now time.Time) {
+	for len(p.waiting) > 0 && !p.waiting[0].until.After(now) {
+		c := heap.Pop(&p.waiting).(*outConv)
+		c.until = time.Time{}
+		p.place(c)
 	}
 }
 
@@ -132,44 +262,95 @@ func (p *platformQueue) notify() {
 	p.wake = make(chan struct{})
 }
 
-// pop takes the first live entry of lane, or nil.
-func pop(lane *[]laneEntry) *outConv {
+// head drops the stale entries at the front of lane and reports whether a
+// live one is left there.
+func head(lane *[]laneEntry) bool {
 	for len(*lane) > 0 {
 		e := (*lane)[0]
+		if e.gen == e.c.gen && e.c.state == convQueued {
+			return true
+		}
 		(*lane)[0] = laneEntry{}
 		*lane = (*lane)[1:]
-		if e.gen == e.c.gen && !e.c.busy && len(e.c.items) > 0 {
-			return e.c
-		}
+	}
+	return false
+}
+
+// next returns the lane whose first conversation is to be served next:
+// the priority lane, else the ordinary one unless a crisis message is being
+// sent; nil when neither has one. p.mu must be held.
+func (p *platformQueue) next() *[]laneEntry {
+	if head(&p.prio) {
+		return &p.prio
+	}
+	if p.prioBusy == 0 && head(&p.norm) {
+		return &p.norm
 	}
 	return nil
 }
 
-// pick blocks until a conversation can be served and takes it.
+// tokenWait is how long lim makes a send wait from now: zero when a token
+// is there.
+func tokenWait(lim *rate.Limiter, now time.Time) time.Duration {
+	if lim.Limit() == rate.Inf {
+		return 0
+	}
+	missing := 1 - lim.TokensAt(now)
+	if missing <= 0 {
+		return 0
+	}
+	if lim.Limit() <= 0 {
+		return time.Hour // a limit that never refills; not made by withDefaults
+	}
+	return time.Duration(math.Ceil(missing / float64(lim.Limit()) * float64(time.Second)))
+}
+
+// pick blocks until a conversation can be served now, and takes it (with
+// a token of its rate limit and of the platform's), or until ctx is done.
 func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 	p.mu.Lock()
 	for {
-		wait := time.Until(p.pausedUntil)
-		if wait <= 0 {
-			c := pop(&p.prio)
-			if c == nil && p.prioBusy == 0 {
-				c = pop(&p.norm)
+		if err := ctx.Err(); err != nil {
+			p.mu.Unlock()
+			return nil, false, err
+		}
+		now := time.Now()
+		p.promote(now)
+		wait := time.Duration(-1) // none: until something changes
+		if now.Before(p.pausedUntil) {
+			wait = p.pausedUntil.Sub(now)
+		} else if lane := p.next(); lane != nil {
+			c := (*lane)[0].c
+			if d := tokenWait(c.lim, now); d > 0 {
+				// Over its own rate: it waits, the others go on.
+				p.park(c, now.Add(d), waitLimit)
+				continue
 			}
-			if c != nil {
-				c.busy = true
-				prio := c.items[0].out.Priority()
-				if prio {
+			if d := tokenWait(p.platLim, now); d > 0 {
+				wait = d // the next token goes to whatever is first then
+			} else {
+				(*lane)[0] = laneEntry{}
+				*lane = (*lane)[1:]
+				c.lim.AllowN(now, 1)
+				p.platLim.AllowN(now, 1)
+				p.setState(c, convBusy)
+				if c.prio {
 					p.prioBusy++
 				}
 				p.mu.Unlock()
-				return c, prio, nil
+				return c, c.prio, nil
+			}
+		}
+		if len(p.waiting) > 0 {
+			if d := p.waiting[0].until.Sub(now); wait < 0 || d < wait {
+				wait = d
 			}
 		}
 		wake := p.wake
 		p.mu.Unlock()
 		var timer *time.Timer
 		var fire <-chan time.Time
-		if wait > 0 {
+		if wait >= 0 {
 			timer = time.NewTimer(wait)
 			fire = timer.C
 		}
@@ -177,10 +358,6 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 		case <-wake:
 		case <-fire:
 		case <-ctx.Done():
-			if timer != nil {
-				timer.Stop()
-			}
-			return nil, false, ctx.Err()
 		}
 		if timer != nil {
 			timer.Stop()
@@ -189,19 +366,31 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 	}
 }
 
-// release gives c back: into a lane if it has more to send, or out of the
-// map when it is empty and its rate limiter is full again.
-func (p *platformQueue) release(c *outConv, prio, front bool) {
+// release gives back c, which a sender held: into its lane if it has more
+// to send, parked until until when that is later than now, or idle. A
+// backoff is the wait of failed, c's first message: when a crisis message
+// came before it meanwhile, c is not parked, so that the crisis message is
+// tried at once.
+func (p *platformQueue) release(c *outConv, prio bool, failed *outItem, until time.Time, why waitReason) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	c.busy = false
 	if prio {
 		p.prioBusy--
 	}
-	if len(c.items) > 0 {
-		p.place(c, front)
-	} else if len(p.convs) > p.sweepAt {
-		p.sweep()
+	p.setState(c, convIdle)
+	switch {
+	case len(c.items) == 0:
+		c.gen++
+		if len(p.convs) > p.sweepAt {
+			p.sweep()
+		}
+	case why == waitBackoff && c.items[0] != failed:
+		p.place(c)
+	case time.Now().Before(until):
+		p.park(c, until, why)
+		p.h.signal() // the drain may now see that nothing can go before its end
+	default:
+		p.place(c)
 	}
 	p.notify()
 }
@@ -210,11 +399,51 @@ func (p *platformQueue) release(c *outConv, prio, front bool) {
 func (p *platformQueue) sweep() {
 	now := time.Now()
 	for k, c := range p.convs {
-		if !c.busy && len(c.items) == 0 && c.lim.TokensAt(now) >= float64(c.lim.Burst()) {
+		if c.state == convIdle && len(c.items) == 0 && c.lim.TokensAt(now) >= float64(c.lim.Burst()) {
 			delete(p.convs, k)
 		}
 	}
 	p.sweepAt = max(1024, 2*len(p.convs))
+}
+
+// stuckPast reports whether none of p's messages can be tried before
+// deadline: none is being sent, and none is ready or waits for less than
+// that. It is true when p has nothing to send.
+func (p *platformQueue) stuckPast(deadline time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var earliest time.Time
+	switch {
+	case p.busy > 0:
+		return false
+	case p.queued > 0:
+		earliest = time.Now()
+	case len(p.waiting) > 0:
+		earliest = p.waiting[0].until
+	default:
+		return true
+	}
+	if p.pausedUntil.After(earliest) {
+		earliest = p.pausedUntil
+	}
+	return earliest.After(deadline)
+}
+
+// left counts the messages still queued: those recorded in the outbox
+// (sent at the next start) and those only in memory (lost).
+func (p *platformQueue) left() (durable, lost int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.convs {
+		for _, it := range c.items {
+			if it.durable {
+				durable++
+			} else {
+				lost++
+			}
+		}
+	}
+	return durable, lost
 }
 
 // sender delivers messages until ctx is done.
@@ -239,17 +468,9 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 		if len(it.pieces) == 0 {
 			p.finish(c, it)
 			h.abandon(it, "empty text")
-			p.release(c, prio, false)
+			p.release(c, prio, nil, time.Time{}, waitNone)
 			return
 		}
-	}
-	if err := c.lim.Wait(ctx); err != nil {
-		p.release(c, prio, true)
-		return
-	}
-	if err := p.platLim.Wait(ctx); err != nil {
-		p.release(c, prio, true)
-		return
 	}
 	pc := it.pieces[it.next]
 	msg := it.out
@@ -281,45 +502,75 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 			h.pendingOut.Add(-1)
 			h.signal()
 		}
-		p.release(c, prio, false)
+		p.release(c, prio, nil, time.Time{}, waitNone)
 	case ctx.Err() != nil:
 		// Stopped mid-send: not the message's fault; the outbox keeps it.
-		p.release(c, prio, true)
+		p.release(c, prio, nil, time.Time{}, waitNone)
 	case IsPermanent(err):
 		p.finish(c, it)
 		h.abandon(it, "permanent send error: "+err.Error())
-		p.release(c, prio, false)
+		p.release(c, prio, nil, time.Time{}, waitNone)
 	default:
-		it.attempts++
-		h.stats.retries.Add(1)
-		if it.durable {
-			bctx, cancel := bookkeeping(ctx)
-			if aerr := h.outbox.Attempted(bctx, it.id, err.Error()); aerr != nil {
-				h.log.Error("outbox attempted failed", slog.Int64("outbox_id", it.id), slog.Any("err", aerr))
-			}
-			cancel()
-		}
-		if ra := RetryAfter(err); ra > 0 {
-			wait := h.retryAfterWait(ra)
-			h.log.Info("platform asked to slow down", slog.String("platform", p.adapter.Platform()), slog.Duration("retry_after", wait))
-			p.mu.Lock()
-			if until := time.Now().Add(wait); until.After(p.pausedUntil) {
-				p.pausedUntil = until
-			}
-			p.mu.Unlock()
-			p.release(c, prio, true)
-			return
-		}
-		if !it.out.Priority() && it.attempts >= h.opts.MaxAttempts {
-			p.finish(c, it)
-			h.abandon(it, "gave up after transient send errors: "+err.Error())
-			p.release(c, prio, false)
-			return
-		}
-		h.log.Debug("send failed; retrying", slog.String("platform", p.adapter.Platform()), slog.Int64("outbox_id", it.id), slog.Int("attempt", it.attempts), slog.Any("err", err))
-		_ = sleep(ctx, h.backoff(it.attempts))
-		p.release(c, prio, true)
+		p.failed(ctx, c, prio, it, err)
 	}
+}
+
+// failed handles a transient failure of it, c's first message: it records
+// the attempt, then either gives it up (an ordinary message older than
+// MaxAge) or parks c until the retry, for the Retry-After the platform
+// asked for or the backoff. A global Retry-After pauses the platform.
+func (p *platformQueue) failed(ctx context.Context, c *outConv, prio bool, it *outItem, err error) {
+	h := p.h
+	it.attempts++
+	if it.durable {
+		bctx, cancel := bookkeeping(ctx)
+		if aerr := h.outbox.Attempted(bctx, it.id, err.Error()); aerr != nil {
+			h.log.Error("outbox attempted failed", slog.Int64("outbox_id", it.id), slog.Any("err", aerr))
+		}
+		cancel()
+	}
+	ra := RetryAfter(err)
+	if ra > 0 {
+		h.stats.rateLimited.Add(1)
+	}
+	now := time.Now()
+	if age := now.Sub(it.created); !it.out.Priority() && age >= h.opts.MaxAge {
+		p.finish(c, it)
+		h.stats.givenUp.Add(1)
+		h.abandon(it, "gave up after transient send errors: "+err.Error(),
+			slog.Int("attempts", it.attempts), slog.Duration("age", age.Round(time.Second)),
+			slog.Duration("max_age", h.opts.MaxAge))
+		p.release(c, prio, nil, time.Time{}, waitNone)
+		return
+	}
+	h.stats.retries.Add(1)
+	if ra <= 0 {
+		wait := it.retryWait(h.opts)
+		level := slog.LevelDebug
+		if it.attempts == 1 {
+			level = slog.LevelInfo // once per message; the retries after it at debug
+		}
+		h.log.LogAttrs(ctx, level, "send failed; retrying", slog.String("platform", p.adapter.Platform()),
+			slog.String("conversation", c.key), slog.Int64("outbox_id", it.id), slog.Int("attempt", it.attempts),
+			slog.Duration("wait", wait), slog.Any("err", err))
+		p.release(c, prio, it, now.Add(wait), waitBackoff)
+		return
+	}
+	wait := h.retryAfterWait(ra)
+	if !IsGlobalRateLimit(err) {
+		h.log.Info("platform asked a conversation to slow down", slog.String("platform", p.adapter.Platform()),
+			slog.String("conversation", c.key), slog.Duration("retry_after", wait))
+		p.release(c, prio, nil, now.Add(wait), waitLimit)
+		return
+	}
+	h.log.Warn("platform asked every conversation to slow down", slog.String("platform", p.adapter.Platform()),
+		slog.Duration("retry_after", wait))
+	p.mu.Lock()
+	if until := now.Add(wait); until.After(p.pausedUntil) {
+		p.pausedUntil = until
+	}
+	p.mu.Unlock()
+	p.release(c, prio, nil, time.Time{}, waitNone)
 }
 
 // finish removes it (the head of c) from c.

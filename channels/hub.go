@@ -38,19 +38,24 @@ type HubOptions struct {
 	// TurnTimeout bounds one Handler call (default 2 minutes).
 	TurnTimeout time.Duration
 	// DrainTimeout bounds the graceful drain after the adapters stop
-	// (default 15 seconds). What is left stays in the inbox and outbox and is
-	// replayed by the next Run.
+	// (default 15 seconds); the drain ends sooner when nothing left can be
+	// tried before it ends. What is left stays in the inbox and outbox and
+	// is replayed by the next Run.
 	DrainTimeout time.Duration
-	// BaseBackoff and MaxBackoff shape the exponential backoff (with jitter)
-	// between attempts after a transient send error (defaults 500ms, 30s).
+	// BaseBackoff and MaxBackoff shape the backoff between attempts after a
+	// transient send error: the wait doubles from BaseBackoff up to
+	// MaxBackoff, each randomized by ±50% (defaults 500ms, 30s). A
+	// conversation waiting for its retry holds no sender.
 	BaseBackoff, MaxBackoff time.Duration
 	// MaxRetryAfter caps a platform's Retry-After (default 60s).
 	MaxRetryAfter time.Duration
-	// MaxAttempts is how many failed attempts an ordinary message may have:
-	// at that many transient failures it is abandoned (default 10). Crisis messages are never abandoned for
-	// transient failures: they are retried until they go out or the Hub
-	// stops, and then stay in the outbox.
-	MaxAttempts int
+	// MaxAge bounds the retries of an ordinary message in time: a transient
+	// failure of a message made longer ago than this abandons it, with a
+	// warning in the log, counted in Stats.GivenUp (default 6 hours).
+	// Crisis messages are never abandoned for transient failures: they are
+	// retried until they go out or the Hub stops, and then stay in the
+	// outbox.
+	MaxAge time.Duration
 	// ConversationRate and ConversationBurst limit sends per conversation
 	// (defaults 1/s, burst 3). rate.Inf disables the limit.
 	ConversationRate  rate.Limit
@@ -80,7 +85,6 @@ func (o HubOptions) withDefaults() HubOptions {
 	def(&o.Workers, 8)
 	def(&o.MaxQueued, 1024)
 	def(&o.SendersPerPlatform, 4)
-	def(&o.MaxAttempts, 10)
 	def(&o.ConversationBurst, 3)
 	def(&o.PlatformBurst, 25)
 	defD(&o.TurnTimeout, 2*time.Minute)
@@ -88,6 +92,7 @@ func (o HubOptions) withDefaults() HubOptions {
 	defD(&o.BaseBackoff, 500*time.Millisecond)
 	defD(&o.MaxBackoff, 30*time.Second)
 	defD(&o.MaxRetryAfter, time.Minute)
+	defD(&o.MaxAge, 6*time.Hour)
 	if o.ConversationRate <= 0 {
 		o.ConversationRate = 1
 	}
@@ -103,25 +108,32 @@ func (o HubOptions) withDefaults() HubOptions {
 	return o
 }
 
-// Stats are the Hub's counters since it was made.
+// Stats are the Hub's counters since it was made. After Run has returned,
+// Queued is the number of turns left in the inbox and Left the number of
+// replies left in the outbox, both for the next start.
 type Stats struct {
-	Accepted   int64 // inbound messages queued for a turn
-	Duplicates int64 // redeliveries dropped by the inbox
-	Ignored    int64 // inbound messages the channel policy dropped
-	Replayed   int64 // unfinished turns replayed from the inbox at start
-	Turns      int64 // turns run
-	TurnErrors int64 // turns whose Handler failed (answered with ErrorNotice)
-	Sent       int64 // outbound messages fully delivered
-	Pieces     int64 // pieces sent (an outbound split in three counts three)
-	Retries    int64 // failed send attempts that will be retried
-	Abandoned  int64 // outbound messages given up on
-	Queued     int64 // turns accepted and not yet finished (a gauge)
-	Pending    int64 // outbound messages not yet delivered nor abandoned (a gauge)
+	Accepted    int64 // inbound messages queued for a turn
+	Duplicates  int64 // redeliveries dropped by the inbox
+	Ignored     int64 // inbound messages the channel policy dropped
+	Replayed    int64 // unfinished turns replayed from the inbox at start
+	Turns       int64 // turns run
+	TurnErrors  int64 // turns whose Handler failed (answered with ErrorNotice)
+	Sent        int64 // outbound messages fully delivered
+	Pieces      int64 // pieces sent (an outbound split in three counts three)
+	Retries     int64 // failed send attempts that will be retried
+	RateLimited int64 // send attempts the platform refused with a Retry-After
+	Abandoned   int64 // outbound messages given up on, for any reason
+	GivenUp     int64 // outbound messages abandoned after MaxAge of transient failures (also in Abandoned)
+	Queued      int64 // turns accepted and not yet finished (a gauge)
+	Pending     int64 // outbound messages not yet delivered nor abandoned (a gauge)
+	Left        int64 // set when Run returns: replies left unsent in the outbox, sent by the next Run
+	Lost        int64 // set when Run returns: replies left unsent that the outbox could not record
 }
 
 type counters struct {
 	accepted, duplicates, ignored, replayed, turns, turnErrors atomic.Int64
-	sent, pieces, retries, abandoned                           atomic.Int64
+	sent, pieces, retries, rateLimited, abandoned, givenUp     atomic.Int64
+	left, lost                                                 atomic.Int64
 }
 
 // Hub runs adapters: it takes their inbound messages (it is their Sink),
@@ -206,8 +218,9 @@ func (h *Hub) Stats() Stats {
 	return Stats{
 		Accepted: c.accepted.Load(), Duplicates: c.duplicates.Load(), Ignored: c.ignored.Load(),
 		Replayed: c.replayed.Load(), Turns: c.turns.Load(), TurnErrors: c.turnErrors.Load(),
-		Sent: c.sent.Load(), Pieces: c.pieces.Load(), Retries: c.retries.Load(),
-		Abandoned: c.abandoned.Load(), Queued: h.pendingTurns.Load(), Pending: h.pendingOut.Load(),
+		Sent: c.sent.Load(), Pieces: c.pieces.Load(), Retries: c.retries.Load(), RateLimited: c.rateLimited.Load(),
+		Abandoned: c.abandoned.Load(), GivenUp: c.givenUp.Load(),
+		Queued: h.pendingTurns.Load(), Pending: h.pendingOut.Load(), Left: c.left.Load(), Lost: c.lost.Load(),
 	}
 }
 
@@ -304,10 +317,13 @@ func (h *Hub) enqueue(in Inbound) bool {
 
 // Run serves every registered adapter until ctx is done or every adapter's
 // Run has returned, then drains: queued turns are run and queued messages
-// delivered, for at most DrainTimeout. Before the adapters start it replays
-// what an earlier run left unfinished (outbox first, then inbox). It closes
-// the adapters before returning, and returns the adapters' errors joined.
-// Run may be called once.
+// delivered, for at most DrainTimeout. When the drain ends, every turn and
+// send still running is cancelled and every goroutine of the Hub ends; what
+// is left stays in the inbox and outbox, and Run logs how much (Stats.Queued
+// and Stats.Left say it too). Before the adapters start it replays what an
+// earlier run left unfinished (outbox first, then inbox). It closes the
+// adapters before returning, and returns the adapters' errors joined. Run
+// may be called once.
 func (h *Hub) Run(ctx context.Context) error {
 	h.mu.Lock()
 	if h.started {
@@ -357,6 +373,7 @@ func (h *Hub) Run(ctx context.Context) error {
 	h.drain()
 	stopWork()
 	workers.Wait()
+	h.reportLeft()
 	for _, a := range h.adapters {
 		if cerr := a.Close(); cerr != nil {
 			adapterErrs = append(adapterErrs, fmt.Errorf("close %s adapter: %w", a.Platform(), cerr))
@@ -377,8 +394,13 @@ func (h *Hub) replay(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("hub run: replay outbox of %s: %w", a.Platform(), err)
 		}
+		now := time.Now()
 		for _, it := range items {
-			p.enqueue(&outItem{id: it.ID, durable: true, out: it.Out, attempts: it.Attempts})
+			created := it.Created
+			if created.IsZero() {
+				created = now // an outbox that keeps no time: its age counts from now
+			}
+			p.enqueue(&outItem{id: it.ID, durable: true, out: it.Out, attempts: it.Attempts, created: created})
 		}
 	}
 	for _, a := range h.adapters {
@@ -402,19 +424,58 @@ func (h *Hub) replay(ctx context.Context) error {
 	return nil
 }
 
-// drain waits until no turn and no outbound message is pending, or
-// DrainTimeout has passed.
+// drain waits until no turn and no outbound message is pending,
+// DrainTimeout has passed, or no turn is left and no pending message can be
+// tried before DrainTimeout passes (they wait for a Retry-After or a
+// backoff that ends later).
 func (h *Hub) drain() {
+	deadline := time.Now().Add(h.opts.DrainTimeout)
 	timer := time.NewTimer(h.opts.DrainTimeout)
 	defer timer.Stop()
 	for h.pendingTurns.Load() > 0 || h.pendingOut.Load() > 0 {
+		if h.pendingTurns.Load() == 0 && h.stuckPast(deadline) {
+			return
+		}
 		select {
 		case <-h.change:
 		case <-timer.C:
-			h.log.Warn("drain timed out; the rest is replayed at next start",
-				slog.Int64("turns", h.pendingTurns.Load()), slog.Int64("outbound", h.pendingOut.Load()))
 			return
 		}
+	}
+}
+
+// stuckPast reports whether no platform can try a pending message before
+// deadline.
+func (h *Hub) stuckPast(deadline time.Time) bool {
+	for _, p := range h.platforms {
+		if !p.stuckPast(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// reportLeft counts and logs what Run leaves for the next start. The
+// Hub's goroutines must have stopped.
+func (h *Hub) reportLeft() {
+	var left, lost int64
+	for _, p := range h.platforms {
+		d, l := p.left()
+		left += d
+		lost += l
+	}
+	h.stats.left.Store(left)
+	h.stats.lost.Store(lost)
+	turns := h.pendingTurns.Load()
+	switch {
+	case lost > 0:
+		h.log.Error("hub stopped; replies the outbox could not record are lost",
+			slog.Int64("replies_lost", lost), slog.Int64("replies_left_in_outbox", left), slog.Int64("turns_left_in_inbox", turns))
+	case left > 0 || turns > 0:
+		h.log.Warn("hub stopped before everything was delivered; the rest is kept for the next start",
+			slog.Int64("replies_left_in_outbox", left), slog.Int64("turns_left_in_inbox", turns))
+	default:
+		h.log.Info("hub stopped; everything was delivered")
 	}
 }
 
@@ -428,6 +489,9 @@ func (h *Hub) signal() {
 // worker runs turns: it takes a conversation, runs its next turn and puts
 // the conversation back at the end of the line if it has more, so that one
 // busy conversation cannot hold a worker while others wait.
+//
+// When ctx is done it stops; a turn it did not finish stays in the inbox
+// and counts in pendingTurns.
 func (h *Hub) worker(ctx context.Context) {
 	for {
 		var q *convQueue
@@ -436,11 +500,14 @@ func (h *Hub) worker(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
+		if ctx.Err() != nil {
+			return
+		}
 		h.mu.Lock()
 		in := q.items[0]
 		h.mu.Unlock()
 
-		h.runTurn(ctx, in)
+		finished := h.runTurn(ctx, in)
 
 		h.mu.Lock()
 		q.items[0] = Inbound{}
@@ -453,7 +520,9 @@ func (h *Hub) worker(ctx context.Context) {
 		}
 		h.mu.Unlock()
 		<-h.slots
-		h.pendingTurns.Add(-1)
+		if finished {
+			h.pendingTurns.Add(-1)
+		}
 		h.signal()
 	}
 }
@@ -464,10 +533,12 @@ func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 }
 
-// runTurn runs one turn and hands its outbound messages to delivery.
-func (h *Hub) runTurn(ctx context.Context, in Inbound) {
+// runTurn runs one turn and hands its outbound messages to delivery. It
+// reports false when ctx ended the turn (the drain is over) before it had
+// an answer: the turn stays in the inbox, to be run by the next start.
+func (h *Hub) runTurn(ctx context.Context, in Inbound) bool {
 	if ctx.Err() != nil {
-		return // the drain ended; the inbox replays it next start
+		return false
 	}
 	log := func() *slog.Logger { // built only when something is logged
 		return h.log.With(slog.String("platform", in.Platform), slog.String("conversation", in.Conversation.ID), slog.String("delivery_key", in.DeliveryKey))
@@ -483,6 +554,12 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 		}
 	}
 	outs, err := h.handle(tctx, in)
+	if err != nil && ctx.Err() != nil {
+		// Stopped by the end of the drain, not failed: no apology, and the
+		// inbox replays the turn at the next start.
+		log().Debug("turn stopped by shutdown; it is replayed at the next start", slog.Any("err", err))
+		return false
+	}
 	h.stats.turns.Add(1)
 	if err != nil {
 		h.stats.turnErrors.Add(1)
@@ -519,13 +596,15 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) {
 	if err := h.inbox.Done(bctx, in.DeliveryKey); err != nil {
 		log().Error("inbox done failed", slog.Any("err", err))
 	}
+	now := time.Now()
 	for i, out := range outs {
-		it := &outItem{out: out}
+		it := &outItem{out: out, created: now}
 		if ids != nil {
 			it.id, it.durable = ids[i], true
 		}
 		h.deliver(it)
 	}
+	return true
 }
 
 // handle calls the Handler, turning a panic into an error.
@@ -551,14 +630,17 @@ func (h *Hub) deliver(it *outItem) {
 	p.enqueue(it)
 }
 
-func (h *Hub) abandon(it *outItem, reason string) {
+// abandon gives it up: it is logged (never its text) with reason and
+// attrs, counted, and marked in the outbox.
+func (h *Hub) abandon(it *outItem, reason string, attrs ...slog.Attr) {
 	h.stats.abandoned.Add(1)
 	level := slog.LevelWarn
 	if it.out.Priority() {
 		level = slog.LevelError
 	}
-	h.log.Log(context.Background(), level, "outbound abandoned", slog.String("platform", it.out.Platform), slog.String("conversation", it.out.Conversation.ID),
-		slog.String("kind", string(it.out.Kind)), slog.Int64("outbox_id", it.id), slog.String("reason", reason))
+	attrs = append([]slog.Attr{slog.String("platform", it.out.Platform), slog.String("conversation", it.out.Conversation.ID),
+		slog.String("kind", string(it.out.Kind)), slog.Int64("outbox_id", it.id), slog.String("reason", reason)}, attrs...)
+	h.log.LogAttrs(context.Background(), level, "outbound abandoned", attrs...)
 	if it.durable {
 		ctx, cancel := bookkeeping(context.Background())
 		defer cancel()
@@ -575,27 +657,4 @@ func (h *Hub) abandon(it *outItem, reason string) {
 func (h *Hub) retryAfterWait(d time.Duration) time.Duration {
 	d = min(d, h.opts.MaxRetryAfter)
 	return d + time.Duration(rand.Int64N(int64(d)/10+1))
-}
-
-// backoff is the wait before attempt n+1 after n transient failures:
-// exponential from BaseBackoff, capped at MaxBackoff, with equal jitter.
-func (h *Hub) backoff(n int) time.Duration {
-	d := h.opts.BaseBackoff
-	for i := 1; i < n && d < h.opts.MaxBackoff; i++ {
-		d *= 2
-	}
-	d = min(d, h.opts.MaxBackoff)
-	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

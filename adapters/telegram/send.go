@@ -76,7 +76,9 @@ func localInt(id string) (int64, error) {
 // Send delivers out in HTML parse mode, with the text escaped. In a group
 // it replies to out.ReplyTo; a Private message for a group member goes to
 // the member's private chat. Errors are *channels.SendError: rate limits
-// carry Telegram's retry_after; 400/401/403/404 are permanent; a Private
+// carry Telegram's retry_after and hold back only their chat (Telegram's
+// 429 is per chat; its response does not say when a bot-wide limit was
+// hit, so none is Global); 400/401/403/404 are permanent; a Private
 // message the person cannot receive (they never started the bot) wraps
 // ErrCannotDM; 5xx and network failures are transient.
 func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {

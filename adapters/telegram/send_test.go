@@ -131,8 +131,9 @@ func TestSendErrorsMapToSendError(t *testing.T) {
 			if !errors.As(err, &se) {
 				t.Fatalf("Send = %v, want a *channels.SendError", err)
 			}
-			if se.Permanent != c.permanent || se.RetryAfter != c.retryAfter {
-				t.Errorf("SendError permanent=%v retryAfter=%s, want %v %s (%v)", se.Permanent, se.RetryAfter, c.permanent, c.retryAfter, err)
+			if se.Permanent != c.permanent || se.RetryAfter != c.retryAfter || se.Global {
+				t.Errorf("SendError permanent=%v retryAfter=%s global=%v, want %v %s and not global (Telegram's 429 is per chat) (%v)",
+					se.Permanent, se.RetryAfter, se.Global, c.permanent, c.retryAfter, err)
 			}
 			if errors.Is(err, telegram.ErrCannotDM) {
 				t.Errorf("a DM failure must not claim ErrCannotDM: %v", err)

@@ -290,7 +290,8 @@ func RunScenarios(t *testing.T, newPlatform func(t *testing.T) Platform) {
 		{"group message without a mention is ignored", scenarioGroupIgnored},
 		{"group mention gets a threaded reply", scenarioGroupMention},
 		{"long reply is split with nothing lost", scenarioLongSplit},
-		{"crisis reply goes first and is not dropped under a 429", scenarioCrisisUnder429},
+		{"crisis reply under its own 429 is retried and holds back no other chat", scenarioCrisisUnder429},
+		{"crisis reply does not wait behind another chat's 429", scenarioCrisisBesideAnother429},
 		{"duplicate delivery gets one reply", scenarioDuplicate},
 		{"dropped connection reconnects and goes on", scenarioReconnect},
 		{"429 is honoured", scenarioRateLimit},
@@ -362,19 +363,47 @@ func scenarioCrisisUnder429(t *testing.T, e *scenarioEnv) {
 	if _, err := e.rec.waitFailed(scenarioCtx(t)); err != nil {
 		t.Fatal(err)
 	}
-	// While the platform is paused, an ordinary reply queues up; the
-	// crisis reply must still go first.
+	// The platform refused the crisis reply in its chat only: another
+	// person's reply is not held back meanwhile, and the crisis reply is
+	// retried once the wait is over.
 	e.p.DM(t, 0, "hello")
 	got := e.posted(t, 2)
-	if got[0].Conversation != crisis.Conversation || got[0].Text != CrisisText {
-		t.Errorf("first post %+v, want the crisis reply", got[0])
+	if !slices.Contains(got, Posted{Conversation: crisis.Conversation, Text: CrisisText}) || !slices.ContainsFunc(got, func(p Posted) bool { return p.Text == "echo: hello" }) {
+		t.Errorf("posted %+v, want the crisis reply and the ordinary one", got)
 	}
-	if got[1].Text != "echo: hello" {
-		t.Errorf("second post %+v, want the ordinary reply", got[1])
+	delivered := func(a Attempt) bool { return a.Out.Kind == channels.OutCrisis && a.Err == nil }
+	as, err := e.rec.waitFor(scenarioCtx(t), "the crisis reply's retry", func(as []Attempt) bool {
+		return slices.ContainsFunc(as, delivered)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := as[0]
+	if first.Out.Kind != channels.OutCrisis || channels.RetryAfter(first.Err) != wait {
+		t.Fatalf("first attempt kind %s err %v, want the crisis reply refused with retry after %s", first.Out.Kind, first.Err, wait)
+	}
+	if gap := as[slices.IndexFunc(as, delivered)].At.Sub(first.At); gap < wait {
+		t.Errorf("the crisis reply was retried after %s, before the %s the platform asked for", gap, wait)
+	}
+}
+
+func scenarioCrisisBesideAnother429(t *testing.T, e *scenarioEnv) {
+	// Longer than the scenario's patience: a crisis reply held behind this
+	// chat's wait would not be posted in time.
+	const wait = time.Minute
+	e.p.RateLimitNextSend(t, wait)
+	other := e.p.DM(t, 0, "hello")
+	if _, err := e.rec.waitFailed(scenarioCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	crisis := e.p.DM(t, 1, "I want to end my life")
+	got := e.posted(t, 1)
+	if got[0].Conversation != crisis.Conversation || got[0].Text != CrisisText {
+		t.Errorf("first post %+v, want the crisis reply while the other chat waits out its 429", got[0])
 	}
 	first := e.rec.all()[0]
-	if first.Out.Kind != channels.OutCrisis || channels.RetryAfter(first.Err) != wait {
-		t.Errorf("first attempt kind %s err %v, want the crisis reply refused with retry after %s", first.Out.Kind, first.Err, wait)
+	if first.Out.Conversation.ID != other.Conversation || channels.RetryAfter(first.Err) != wait {
+		t.Errorf("first attempt in %s err %v, want the other chat's reply refused with retry after %s", first.Out.Conversation.ID, first.Err, wait)
 	}
 }
 

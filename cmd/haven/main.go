@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/havenbot/haven/configs"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.LookupEnv)
+	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, environ: os.Environ()}, os.LookupEnv)
 	stop()
 	os.Exit(code)
 }
@@ -22,6 +24,10 @@ func main() {
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
+	// environ is the process environment (os.Environ), read only to refuse
+	// HAVEN_ variables that are no key's (values come from run's env);
+	// nil skips that check.
+	environ []string
 }
 
 // errUsage marks a command-line mistake: exit code 2.
@@ -49,6 +55,12 @@ func run(ctx context.Context, args []string, std stdio, env func(string) (string
 		cmd, args = args[0], args[1:]
 	}
 	var err error
+	if cmd != "help" && cmd != "doctor" { // doctor reports it among the rest
+		if err := configs.CheckEnviron(std.environ, sections(platforms())...); err != nil {
+			fmt.Fprintf(std.err, "haven: %v\n", err)
+			return 2
+		}
+	}
 	switch cmd {
 	case "serve":
 		err = serve(ctx, args, std, env, false)

@@ -50,11 +50,12 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	useConsole := consoleOnly || !cfg.AnyPlatformEnabled()
 	log := newLogger(cfg, std.err, useConsole)
 
-	store, err := sqlite.Open(ctx, cfg.Database.Path)
+	store, err := openStore(ctx, cfg.Database.Path)
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return err
 	}
 	defer store.Close()
+	warnCountry(cfg, log)
 
 	model, err := newLLM(cfg)
 	if err != nil {

@@ -42,6 +42,8 @@ Usage:
   haven eval crisis [flags] FILE...           measure the crisis gate on labelled JSONL files
   haven eval crisis --loso DIR [FILE...]      leave one source out: train the learned scorer on the
                                               other sources, measure the floor on the one left out
+  haven backup [--db FILE] COPY               write a consistent copy of the database, also while serving
+  haven migrate [status|up] [--db FILE]       the database's schema version; up applies what is pending
   haven help                                  this text
 
 Configuration: --config FILE (YAML, see configs/haven.example.yaml), every key overridable by
@@ -70,6 +72,10 @@ func run(ctx context.Context, args []string, std stdio, env func(string) (string
 		err = assess(ctx, args, std, env)
 	case "eval":
 		err = eval(ctx, args, std, env)
+	case "backup":
+		err = backup(ctx, args, std, env)
+	case "migrate":
+		err = migrate(ctx, args, std, env)
 	case "help", "-h", "--help":
 		fmt.Fprint(std.out, usage)
 		return 0

@@ -44,6 +44,7 @@ Usage:
                                               other sources, measure the floor on the one left out
   haven backup [--db FILE] COPY               write a consistent copy of the database, also while serving
   haven migrate [status|up] [--db FILE]       the database's schema version; up applies what is pending
+  haven doctor [--config FILE] [--db FILE]    check the config, tokens, model, database and disk; say what to fix
   haven help                                  this text
 
 Configuration: --config FILE (YAML, see configs/haven.example.yaml), every key overridable by
@@ -76,6 +77,8 @@ func run(ctx context.Context, args []string, std stdio, env func(string) (string
 		err = backup(ctx, args, std, env)
 	case "migrate":
 		err = migrate(ctx, args, std, env)
+	case "doctor":
+		err = doctor(ctx, args, std, env)
 	case "help", "-h", "--help":
 		fmt.Fprint(std.out, usage)
 		return 0

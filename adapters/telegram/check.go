@@ -22,7 +22,7 @@ func (a *Adapter) Check(ctx context.Context) (string, error) {
 		if te := apiError(err); te != nil {
 			switch te.Code {
 			case http.StatusUnauthorized:
-				return "", fmt.Errorf("%w (401 %s): set HAVEN_TELEGRAM_TOKEN to the token @BotFather gave you", ErrUnauthorized, te.Message)
+				return "", fmt.Errorf("%w (401 %s): it must be the token @BotFather gave the bot", ErrUnauthorized, te.Message)
 			case http.StatusNotFound:
 				return "", fmt.Errorf("%w (404 %s): the token is malformed, or HAVEN_TELEGRAM_API_URL does not point at a Bot API", ErrUnauthorized, te.Message)
 			}

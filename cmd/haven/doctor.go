@@ -278,7 +278,11 @@ func checkDatabase(ctx context.Context, f *findings, path string) {
 	case len(st.Pending) > 0:
 		f.add(vWarn, "database", "%s is at schema version %d, this Haven's is %d: it migrates at start (take a `haven backup` first), or run `haven migrate up`", abs, st.Current, st.Target)
 	default:
-		f.add(vOK, "database", "%s opens, is Haven's (schema version %d), takes a write; %s", abs, st.Current, humanBytes(fi.Size()))
+		size := fi.Size()
+		if wal, err := os.Stat(abs + "-wal"); err == nil {
+			size += wal.Size()
+		}
+		f.add(vOK, "database", "%s opens, is Haven's (schema version %d), takes a write; %s", abs, st.Current, humanBytes(size))
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
 		f.add(vWarn, "database", "other users may read %s (mode %04o), which holds what people told Haven: chmod 600 %s", abs, perm, abs)

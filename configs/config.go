@@ -30,6 +30,9 @@ type Config struct {
 	Log Log `yaml:"log"`
 	// Console configures the terminal adapter.
 	Console Console `yaml:"console"`
+	// Metrics configures the operator's HTTP endpoint: Prometheus metrics
+	// and the health checks.
+	Metrics Metrics `yaml:"metrics"`
 
 	sections []section // the sections Load was given, filled
 }
@@ -141,6 +144,14 @@ type Console struct {
 	// Name is the display name of the person at the terminal; empty lets
 	// the console choose (the OS user name).
 	Name string `yaml:"name"`
+}
+
+// Metrics configures the operator's HTTP endpoint.
+type Metrics struct {
+	// Listen is the address ("127.0.0.1:9464", ":9464") serving /metrics
+	// (Prometheus), /healthz (the process is alive) and /readyz (ready to
+	// answer people); empty serves none of them.
+	Listen string `yaml:"listen"`
 }
 
 // Defaults returns the configuration used for every key neither the file

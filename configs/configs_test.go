@@ -183,7 +183,7 @@ func TestUnknownKeyErrorNamesKeyAndLine(t *testing.T) {
 		{
 			"top-level unknown",
 			"log:\n  level: info\nlogging: {}\n",
-			[]string{"line 3", `unknown key "logging"`, "keys at the top level: database, llm", "console, chat)"},
+			[]string{"line 3", `unknown key "logging"`, "keys at the top level: database, llm", "console, metrics, chat)"},
 		},
 		{
 			"typo of a section's name",

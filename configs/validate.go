@@ -3,8 +3,12 @@ package configs
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
+	"strconv"
 	"strings"
+
+	"golang.org/x/text/language"
 )
 
 // Validate reports every problem in c and its sections at once
@@ -20,6 +24,7 @@ func (c Config) Validate() error {
 	c.validateHub(v)
 	c.validateSafety(v)
 	c.validateMemory(v)
+	c.validateMetrics(v)
 	for i, id := range c.Admins {
 		if !namespaced(id) {
 			v.add("admins[%d] = %q is not a namespaced user id: write platform:workspace:user, e.g. slack:T0123:U0456 or telegram::12345", i, id)
@@ -136,11 +141,41 @@ func (c Config) validateHub(v *validator) {
 func (c Config) validateSafety(v *validator) {
 	s := c.Safety
 	v.positive("safety.llm_deadline", s.LLMDeadline > 0, s.LLMDeadline, "3s")
-	if cc := s.DefaultCountry; cc != "" && (len(cc) != 2 || cc[0] < 'A' || cc[0] > 'Z' || cc[1] < 'A' || cc[1] > 'Z') {
-		v.add("safety.default_country %q is not an ISO 3166-1 alpha-2 code: use two capital letters such as US, GB or DE, or leave it empty (HAVEN_SAFETY_DEFAULT_COUNTRY)", cc)
+	if cc := s.DefaultCountry; cc != "" {
+		if msg := countryProblem(cc); msg != "" {
+			v.add("safety.default_country %q %s (HAVEN_SAFETY_DEFAULT_COUNTRY)", cc, msg)
+		}
 	}
 	if a := s.AlertConversation; a != "" && !namespaced(a) {
 		v.add("safety.alert_conversation %q is not a namespaced conversation id: write platform:workspace:conversation, e.g. slack:T0123:C0456, or leave it empty (HAVEN_SAFETY_ALERT_CONVERSATION)", a)
+	}
+}
+
+// countryProblem says what is wrong with an ISO 3166-1 alpha-2 country
+// code, or returns "" for a code that names a country. Whether the crisis
+// directory has lines for it is the safety package's to say.
+func countryProblem(cc string) string {
+	if len(cc) != 2 || cc[0] < 'A' || cc[0] > 'Z' || cc[1] < 'A' || cc[1] > 'Z' {
+		return "is not an ISO 3166-1 alpha-2 code: use two capital letters such as US, GB or DE, or leave it empty"
+	}
+	r, err := language.ParseRegion(cc)
+	if err != nil || !r.IsCountry() {
+		return "is not a country in ISO 3166-1: use a country's two-letter code such as US, GB or DE, or leave it empty"
+	}
+	if canon := r.Canonicalize().String(); canon != cc {
+		return fmt.Sprintf("is not the ISO 3166-1 code of the country: write %s", canon)
+	}
+	return ""
+}
+
+func (c Config) validateMetrics(v *validator) {
+	addr := c.Metrics.Listen
+	if addr == "" {
+		return
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
+		v.add("metrics.listen %q is not a listen address: write host:port such as 127.0.0.1:9464 or :9464, or leave it empty to serve no metrics (HAVEN_METRICS_LISTEN)", addr)
 	}
 }
 

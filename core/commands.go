@@ -87,9 +87,9 @@ func (e *Engine) command(ctx context.Context, t *Turn) {
 			return
 		}
 		t.Diag.StoreWrites++
-		e.log.Info("session reset", slog.String("person", t.Person.ID), slog.String("session", s.ID))
+		e.logger(t).Info("session reset", slog.String("person", t.Person.ID), slog.String("session", s.ID))
 		t.Session, t.Checkpoint = s, s.Checkpoint
-		e.sessionEnded(ctx, t.Person.ID, old)
+		e.sessionEnded(ctx, t, old)
 		text = "Okay, we're starting fresh. What would you like to talk about?"
 	case "whoami":
 		text = fmt.Sprintf("You're talking to Haven as %s on %s. This conversation's session started %s and has %d %s so far.",

@@ -49,7 +49,7 @@ func (e *Engine) dispatch(ctx context.Context, t *Turn) {
 		switch {
 		case err != nil:
 			e.dispatchFallbacks.Add(1)
-			e.log.Warn("dispatch: model call failed; using the default mode", slog.String("session", t.Session.ID), slog.Any("err", err))
+			e.logger(t).Warn("dispatch: model call failed; using the default mode", slog.String("session", t.Session.ID), slog.Any("err", err))
 			d = therapy.Default(d)
 		case branch == BranchTask:
 			e.dispatchLLM.Add(1)

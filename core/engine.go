@@ -68,6 +68,10 @@ type Options struct {
 	// MemoryNotify, when set, is called after a memory job was queued (the
 	// memory jobs runner's Notify).
 	MemoryNotify func()
+	// Observe, when set, is called with each turn's report as the turn
+	// ends, on the turn's goroutine (metrics count it); it must be quick
+	// and safe for concurrent use.
+	Observe func(TurnReport)
 }
 
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
@@ -90,6 +94,7 @@ type Engine struct {
 	mem                            MemoryStore
 	retriever                      *memory.Retriever
 	memNotify                      func()
+	observe                        func(TurnReport)
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -111,6 +116,7 @@ func New(opts Options) (*Engine, error) {
 		maxReplyRunes:   opts.MaxReplyRunes,
 		mem:             opts.Memories,
 		memNotify:       opts.MemoryNotify,
+		observe:         opts.Observe,
 		llm:             opts.LLM,
 		dispatchTimeout: opts.LLMDeadline,
 	}
@@ -150,11 +156,19 @@ var ErrStepLimit = errors.New("turn exceeded its step limit")
 
 // Handle runs one turn for in and returns what to send back. It returns an
 // error only when the turn could not produce a reply; a crisis reply is
-// returned even when persisting the turn failed.
+// returned even when persisting the turn failed. Every log line the turn
+// writes carries its id (the "turn" attribute), and Options.Observe gets
+// its report.
 func (e *Engine) Handle(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
 	in.Text = strings.ToValidUTF8(in.Text, "\uFFFD")
-	t := &Turn{In: in, Locale: in.Locale}
-	if err := e.run(ctx, t); err != nil {
+	t := &Turn{In: in, Locale: in.Locale, id: newTurnID()}
+	t.log = e.log.With(slog.String("turn", t.id))
+	start := time.Now()
+	err := e.run(ctx, t)
+	if e.observe != nil {
+		e.observe(t.report(time.Since(start), err))
+	}
+	if err != nil {
 		return nil, err
 	}
 	e.logTurn(t)
@@ -215,7 +229,7 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 }
 
 func (e *Engine) logTurn(t *Turn) {
-	if !e.log.Enabled(context.Background(), slog.LevelDebug) {
+	if !t.log.Enabled(context.Background(), slog.LevelDebug) {
 		return
 	}
 	attrs := []any{
@@ -232,7 +246,7 @@ func (e *Engine) logTurn(t *Turn) {
 	for _, nt := range t.Diag.Nodes {
 		attrs = append(attrs, slog.Duration("ms_"+string(nt.Node), nt.Duration))
 	}
-	e.log.Debug("turn", attrs...)
+	t.log.Debug("turn", attrs...)
 }
 
 // replyLimit is the length limit of an ordinary reply, in runes.

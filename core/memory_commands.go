@@ -147,7 +147,7 @@ func (e *Engine) memoryCommand(ctx context.Context, t *Turn) bool {
 	}
 	if err != nil {
 		t.Err = fmt.Errorf("memory command %s for person %s: %w", sub, t.Person.ID, err)
-		e.log.Error("memory command failed", slog.String("command", sub), slog.Any("err", err))
+		e.logger(t).Error("memory command failed", slog.String("command", sub), slog.Any("err", err))
 		text, file = "Sorry, I couldn't reach my memory just now. Please try again in a moment.", nil
 	}
 	e.memoryReplyFile(t, text, file)
@@ -284,7 +284,7 @@ func (e *Engine) exportMemory(ctx context.Context, t *Turn) (string, *channels.F
 	}
 	data = append(data, '\n')
 	if len(data) > channels.MaxFileSize {
-		e.log.Warn("export too large to send in a chat", slog.Int("bytes", len(data)), slog.Int("max", channels.MaxFileSize))
+		e.logger(t).Warn("export too large to send in a chat", slog.Int("bytes", len(data)), slog.Int("max", channels.MaxFileSize))
 		return fmt.Sprintf("Everything I hold about you comes to %s, more than the %s I can send in a chat, so I can't send it here. "+
 			"Nothing has been deleted. The person who runs this Haven can give you a copy from its database, "+
 			"or /memory and /forget let you see and trim what I keep.",
@@ -347,13 +347,13 @@ func (e *Engine) approval(ctx context.Context, t *Turn) {
 			e.memoryReply(t, "Sorry, something went wrong and I couldn't delete everything. Nothing was lost; please try again in a moment.")
 			return
 		}
-		e.log.Info("person forgotten at their request")
+		e.logger(t).Info("person forgotten at their request")
 		e.memoryReply(t, "Done. I've deleted everything I held about you. If you write again, I'll meet you as someone new.")
 		return
 	}
 	t.Diag.StoreWrites++
 	if err := e.store.CommitTurn(ctx, memory.TurnRecord{SessionID: t.Session.ID, Checkpoint: t.Checkpoint}); err != nil {
-		e.log.Error("approval: save checkpoint failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+		e.logger(t).Error("approval: save checkpoint failed", slog.String("session", t.Session.ID), slog.Any("err", err))
 	}
 	e.memoryReply(t, "Okay, I've kept everything as it was.")
 }

@@ -19,7 +19,7 @@ import (
 func (e *Engine) loadWorkingMemory(ctx context.Context, t *Turn) {
 	st, err := e.mem.Settings(ctx, t.Person.ID)
 	if err != nil {
-		e.log.Warn("load memory settings failed", slog.String("person", t.Person.ID), slog.Any("err", err))
+		e.logger(t).Warn("load memory settings failed", slog.String("person", t.Person.ID), slog.Any("err", err))
 		// Fail towards privacy: remember nothing new this turn.
 		st = memory.Settings{Paused: true}
 	}
@@ -34,11 +34,11 @@ func (e *Engine) loadWorkingMemory(ctx context.Context, t *Turn) {
 		CatchUp:   t.Checkpoint.TurnCount == 0,
 	})
 	if err != nil {
-		e.log.Warn("load working memory failed", slog.String("person", t.Person.ID), slog.Any("err", err))
+		e.logger(t).Warn("load working memory failed", slog.String("person", t.Person.ID), slog.Any("err", err))
 		return
 	}
 	if w.VectorErr != nil {
-		e.log.Warn("memory: vector search unavailable this turn", slog.Any("err", w.VectorErr))
+		e.logger(t).Warn("memory: vector search unavailable this turn", slog.Any("err", w.VectorErr))
 	}
 	t.Memory = &w
 	for _, en := range w.Entries {
@@ -117,22 +117,24 @@ func (e *Engine) queueMemory(ctx context.Context, t *Turn) {
 	t.Diag.StoreWrites++
 	if err := e.mem.Enqueue(ctx, memory.Job{Kind: memory.JobTurn, PersonID: t.Person.ID, SessionID: t.Session.ID,
 		Turn: t.Checkpoint.TurnCount, Text: t.In.Text}); err != nil {
-		e.log.Error("queue memory extraction failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+		e.logger(t).Error("queue memory extraction failed", slog.String("session", t.Session.ID), slog.Any("err", err))
 		return
 	}
 	if t.EndsSession {
 		ended, err := e.mem.EndSession(ctx, t.Session.ID, e.now())
 		if err != nil {
-			e.log.Error("end session after goodbye failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+			e.logger(t).Error("end session after goodbye failed", slog.String("session", t.Session.ID), slog.Any("err", err))
 		} else if ended {
-			e.sessionEnded(ctx, t.Person.ID, t.Session.ID)
+			e.sessionEnded(ctx, t, t.Session.ID)
 		}
 	}
 	e.notifyMemory()
 }
 
-// sessionEnded queues the episode of an ended session.
-func (e *Engine) sessionEnded(ctx context.Context, personID, sessionID string) {
+// sessionEnded queues the episode of t's person's session sessionID, which
+// ended.
+func (e *Engine) sessionEnded(ctx context.Context, t *Turn, sessionID string) {
+	personID := t.Person.ID
 	if e.mem == nil {
 		return
 	}
@@ -140,7 +142,7 @@ func (e *Engine) sessionEnded(ctx context.Context, personID, sessionID string) {
 		return
 	}
 	if err := e.mem.Enqueue(ctx, memory.Job{Kind: memory.JobSessionEnd, PersonID: personID, SessionID: sessionID}); err != nil {
-		e.log.Error("queue episode failed", slog.String("session", sessionID), slog.Any("err", err))
+		e.logger(t).Error("queue episode failed", slog.String("session", sessionID), slog.Any("err", err))
 		return
 	}
 	e.notifyMemory()

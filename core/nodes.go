@@ -43,7 +43,7 @@ func (e *Engine) crisisGate(ctx context.Context, t *Turn) {
 		if err != nil {
 			// The gate still runs on the message alone; the window is a help,
 			// not a precondition.
-			e.log.Warn("crisis gate: history unavailable", slog.String("session", t.Session.ID), slog.Any("err", err))
+			e.logger(t).Warn("crisis gate: history unavailable", slog.String("session", t.Session.ID), slog.Any("err", err))
 		}
 		t.History, t.Lines = entries, historyLines(entries)
 		for _, en := range entries {
@@ -86,9 +86,9 @@ func (e *Engine) crisisLog(ctx context.Context, t *Turn) {
 	}
 	t.Diag.StoreWrites++
 	if err := e.store.LogCrisis(ctx, ev); err != nil {
-		e.log.Error("crisis log write failed", slog.String("session", t.Session.ID), slog.Int("level", ev.Level), slog.Any("err", err))
+		e.logger(t).Error("crisis log write failed", slog.String("session", t.Session.ID), slog.Int("level", ev.Level), slog.Any("err", err))
 	}
-	e.log.Info("crisis assessment", slog.String("session", t.Session.ID), slog.Int("level", ev.Level),
+	e.logger(t).Info("crisis assessment", slog.String("session", t.Session.ID), slog.Int("level", ev.Level),
 		slog.String("path", ev.Path), slog.Any("flags", ev.Flags))
 }
 
@@ -226,7 +226,7 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	}
 	t.Diag.StoreWrites++
 	if err := e.store.CommitTurn(ctx, rec); err != nil {
-		e.log.Error("finalize: commit turn failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+		e.logger(t).Error("finalize: commit turn failed", slog.String("session", t.Session.ID), slog.Any("err", err))
 		return
 	}
 	t.Checkpoint = cp

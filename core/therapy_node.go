@@ -45,6 +45,7 @@ func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 		MaxRunes:       e.maxReplyRunes,
 		Recall:         recall(t),
 		Notice:         e.dangerNotice(t),
+		Log:            t.log,
 	}
 	if t.Assessment != nil && t.Assessment.NeedsClarification {
 		req.SafetyQuestion = safety.ClarifyingQuestion(cp.TurnCount)
@@ -128,7 +129,7 @@ func (e *Engine) loadTherapy(t *Turn) {
 	sl := t.Checkpoint.Slots[therapySlot]
 	st, err := therapy.DecodeState(sl.Version, sl.Data)
 	if err != nil {
-		e.log.Warn("therapy state unreadable; starting it afresh", slog.String("session", t.Session.ID), slog.Any("err", err))
+		e.logger(t).Warn("therapy state unreadable; starting it afresh", slog.String("session", t.Session.ID), slog.Any("err", err))
 	}
 	t.Therapy = st
 }
@@ -138,7 +139,7 @@ func (e *Engine) loadTherapy(t *Turn) {
 func (e *Engine) saveTherapy(t *Turn, cp memory.Checkpoint) memory.Checkpoint {
 	v, data, err := t.Therapy.Encode()
 	if err != nil {
-		e.log.Error("therapy state not saved", slog.String("session", t.Session.ID), slog.Any("err", err))
+		e.logger(t).Error("therapy state not saved", slog.String("session", t.Session.ID), slog.Any("err", err))
 		return cp
 	}
 	slots := make(map[string]memory.Slot, len(cp.Slots)+1)

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/havenbot/haven/channels"
@@ -115,6 +116,10 @@ type Turn struct {
 
 	// --- diagnostics: this turn, logged
 	Diag Diagnostics
+	// id identifies the turn in logs and its report; log is the engine's
+	// logger with the turn's id, for every log line of the turn.
+	id  string
+	log *slog.Logger
 }
 
 // Diagnostics is what a turn measured about itself.

@@ -9,11 +9,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/havenbot/haven/configs"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.LookupEnv)
+	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, environ: os.Environ()}, os.LookupEnv)
 	stop()
 	os.Exit(code)
 }
@@ -22,6 +24,10 @@ func main() {
 type stdio struct {
 	in       io.Reader
 	out, err io.Writer
+	// environ is the process environment (os.Environ), read only to refuse
+	// HAVEN_ variables that are no key's (values come from run's env);
+	// nil skips that check.
+	environ []string
 }
 
 // errUsage marks a command-line mistake: exit code 2.
@@ -36,6 +42,9 @@ Usage:
   haven eval crisis [flags] FILE...           measure the crisis gate on labelled JSONL files
   haven eval crisis --loso DIR [FILE...]      leave one source out: train the learned scorer on the
                                               other sources, measure the floor on the one left out
+  haven backup [--db FILE] COPY               write a consistent copy of the database, also while serving
+  haven migrate [status|up] [--db FILE]       the database's schema version; up applies what is pending
+  haven doctor [--config FILE] [--db FILE]    check the config, tokens, model, database and disk; say what to fix
   haven help                                  this text
 
 Configuration: --config FILE (YAML, see configs/haven.example.yaml), every key overridable by
@@ -49,6 +58,12 @@ func run(ctx context.Context, args []string, std stdio, env func(string) (string
 		cmd, args = args[0], args[1:]
 	}
 	var err error
+	if cmd != "help" && cmd != "doctor" { // doctor reports it among the rest
+		if err := configs.CheckEnviron(std.environ, sections(platforms())...); err != nil {
+			fmt.Fprintf(std.err, "haven: %v\n", err)
+			return 2
+		}
+	}
 	switch cmd {
 	case "serve":
 		err = serve(ctx, args, std, env, false)
@@ -58,6 +73,12 @@ func run(ctx context.Context, args []string, std stdio, env func(string) (string
 		err = assess(ctx, args, std, env)
 	case "eval":
 		err = eval(ctx, args, std, env)
+	case "backup":
+		err = backup(ctx, args, std, env)
+	case "migrate":
+		err = migrate(ctx, args, std, env)
+	case "doctor":
+		err = doctor(ctx, args, std, env)
 	case "help", "-h", "--help":
 		fmt.Fprint(std.out, usage)
 		return 0

@@ -30,6 +30,11 @@ type platformDeps struct {
 	admins []string
 	store  *sqlite.Store
 	log    *slog.Logger
+	// httpClient, when set, gives an adapter the HTTP client for its
+	// platform's API (metrics count its calls); nil leaves the adapter's own.
+	httpClient func(platform string) *http.Client
+	// registered, when set, is told of each adapter registered with the Hub.
+	registered func(platform string, a channels.Adapter)
 }
 
 // webhook is an HTTP handler an adapter needs served on addr.
@@ -65,6 +70,9 @@ func sections(ps []platform) []configs.Section {
 func startTelegram(cfg telegram.Config, d platformDeps) (channels.Adapter, *webhook, error) {
 	opts := cfg.Options()
 	opts.Admins, opts.Offsets, opts.Logger = d.admins, d.store, d.log
+	if d.httpClient != nil {
+		opts.HTTPClient = d.httpClient(telegram.Platform)
+	}
 	a, err := telegram.New(opts)
 	if err != nil {
 		return nil, nil, err
@@ -105,6 +113,9 @@ func registerPlatforms(hub *channels.Hub, ps []platform, d platformDeps) (map[st
 			owner[hook.addr], handlers[hook.addr] = p.name, hook.handler
 		}
 		hub.Register(a)
+		if d.registered != nil {
+			d.registered(p.name, a)
+		}
 	}
 	return handlers, nil
 }

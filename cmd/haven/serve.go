@@ -49,23 +49,25 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	interactive := isTerminal(std.in)
 	useConsole := consoleOnly || !cfg.AnyPlatformEnabled()
 	log := newLogger(cfg, std.err, useConsole)
+	obs := newOps(log) // metrics and health: observe.go
 
-	store, err := sqlite.Open(ctx, cfg.Database.Path)
+	store, err := openStore(ctx, cfg.Database.Path)
 	if err != nil {
-		return fmt.Errorf("open database: %w", err)
+		return err
 	}
 	defer store.Close()
+	warnCountry(cfg, log)
 
 	model, err := newLLM(cfg)
 	if err != nil {
 		return err
 	}
-	gate := safety.NewGate(safety.GateOptions{LLM: model, Deadline: cfg.Safety.LLMDeadline})
+	gate := safety.NewGate(safety.GateOptions{LLM: obs.model(model, "crisis"), Deadline: cfg.Safety.LLMDeadline})
 	embedder, err := newEmbedder(cfg)
 	if err != nil {
 		return err
 	}
-	worker, err := newMemoryWorker(cfg, store, model, embedder, log)
+	worker, err := newMemoryWorker(cfg, store, obs.model(model, "memory"), embedder, log)
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,8 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Gate:              gate,
 		DefaultCountry:    cfg.Safety.DefaultCountry,
 		AlertConversation: cfg.Safety.AlertConversation,
-		LLM:               model,
+		LLM:               obs.model(model, "turn"),
+		Observe:           obs.m.ObserveTurn,
 		Logger:            log,
 		Memories:          store,
 		MemoryTokenBudget: cfg.Memory.TokenBudget,
@@ -113,6 +116,11 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		NoRateLimit: useConsole,
 		Logger:      log,
 	})
+	_, stopOps, err := obs.start(ctx, cfg.Metrics.Listen, store, hub)
+	if err != nil {
+		return err
+	}
+	defer stopOps() // after the Hub has drained: /readyz says so meanwhile
 	if useConsole {
 		hub.Register(console.New(console.Options{
 			In: std.in, Out: std.out, Name: cfg.Console.Name, Interactive: interactive,
@@ -125,7 +133,8 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		}
 		return nil
 	}
-	handlers, err := registerPlatforms(hub, ps, platformDeps{admins: cfg.Admins, store: store, log: log})
+	handlers, err := registerPlatforms(hub, ps, platformDeps{admins: cfg.Admins, store: store, log: log,
+		httpClient: obs.httpClient, registered: obs.platform})
 	if err != nil {
 		return err
 	}

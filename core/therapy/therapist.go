@@ -95,6 +95,10 @@ func (t *Therapist) Stats() Stats {
 // It never fails.
 func (t *Therapist) Respond(ctx context.Context, req Request) Response {
 	t.replies.Add(1)
+	log := t.log
+	if req.Log != nil {
+		log = req.Log
+	}
 	p := build(req)
 	resp := p.response()
 	if t.llm == nil || !p.generate {
@@ -120,7 +124,7 @@ func (t *Therapist) Respond(ctx context.Context, req Request) Response {
 	if err != nil {
 		t.fallbacks.Add(1)
 		resp.Source = ReplyFallback
-		t.log.Warn("therapy: model reply failed; the scripted reply answers",
+		log.Warn("therapy: model reply failed; the scripted reply answers",
 			slog.Bool("timeout", errors.Is(err, context.DeadlineExceeded)), slog.Any("err", err))
 		return resp
 	}
@@ -142,7 +146,7 @@ func (t *Therapist) Respond(ctx context.Context, req Request) Response {
 		t.guardByRule[rule]++
 		t.mu.Unlock()
 		resp.Source, resp.GuardReason = ReplyGuarded, rule
-		t.log.Warn("therapy: generated reply failed the output guard; the scripted reply answers", slog.String("rule", rule))
+		log.Warn("therapy: generated reply failed the output guard; the scripted reply answers", slog.String("rule", rule))
 		return resp
 	}
 	t.generated.Add(1)

@@ -1,6 +1,7 @@
 package therapy
 
 import (
+	"log/slog"
 	"unicode/utf8"
 
 	"github.com/havenbot/haven/core/reply"
@@ -145,6 +146,9 @@ type Request struct {
 	// MaxRunes caps the length of the whole reply, recall and notice
 	// included (the platform's comfort); zero means DefaultMaxRunes.
 	MaxRunes int
+	// Log receives this reply's log lines (core passes the turn's logger,
+	// which carries the turn's id); nil means the Therapist's.
+	Log *slog.Logger
 }
 
 // DefaultMaxRunes is the reply length cap when Request.MaxRunes is zero: a

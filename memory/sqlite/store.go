@@ -144,7 +144,8 @@ func WithClock(now func() time.Time) Option {
 	}
 }
 
-// Open opens (creating if missing, with its parent directory) the Haven
+// Open opens (creating if missing, with its parent directory: the file
+// 0600, the directory 0700) the Haven
 // database at path, applies the embedded migrations and returns the Store.
 // A file that is not a Haven database gives an error wrapping ErrNotHavenDB
 // that names the path; a file locked by another writer past the busy timeout
@@ -166,6 +167,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open haven database %s: create its directory: %w", abs, err)
+	}
+	if err := createPrivate(abs); err != nil {
+		return nil, fmt.Errorf("open haven database %s: create it: %w", abs, err)
 	}
 	s := &Store{path: abs, opts: o, vc: newVecCache(o.vectorCache)}
 

@@ -151,11 +151,15 @@ var (
 	hubRetries = prometheus.NewDesc(Namespace+"_send_retries_total",
 		"Failed send attempts that will be retried.", nil, nil)
 	hubAbandoned = prometheus.NewDesc(Namespace+"_outbound_abandoned_total",
-		"Replies given up on; each is also logged.", nil, nil)
+		"Replies given up on, for any reason; each is also logged.", nil, nil)
+	hubRateLimited = prometheus.NewDesc(Namespace+"_send_rate_limited_total",
+		"Send attempts the platform refused with a Retry-After (429).", nil, nil)
+	hubGivenUp = prometheus.NewDesc(Namespace+"_outbound_given_up_total",
+		"Replies given up on after failing past their maximum age (also in outbound_abandoned_total).", nil, nil)
 )
 
 func (c hubCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{hubQueued, hubPending, hubInbound, hubTurnErrors, hubSent, hubPieces, hubRetries, hubAbandoned} {
+	for _, d := range []*prometheus.Desc{hubQueued, hubPending, hubInbound, hubTurnErrors, hubSent, hubPieces, hubRetries, hubAbandoned, hubRateLimited, hubGivenUp} {
 		ch <- d
 	}
 }
@@ -179,4 +183,6 @@ func (c hubCollector) Collect(ch chan<- prometheus.Metric) {
 	counter(hubPieces, s.Pieces)
 	counter(hubRetries, s.Retries)
 	counter(hubAbandoned, s.Abandoned)
+	counter(hubRateLimited, s.RateLimited)
+	counter(hubGivenUp, s.GivenUp)
 }

@@ -87,8 +87,8 @@ func TestDoctorPassesAWorkingSetupAndNamesUnknownVariables(t *testing.T) {
 	}
 	var outb, errb strings.Builder
 	code = run(t.Context(), []string{"doctor"}, stdio{in: strings.NewReader(""), out: &outb, err: &errb,
-		environ: append(environ, "HAVEN_LLM_MODLE=x")}, envOf(m))
-	if code != 1 || !strings.Contains(outb.String(), "FAIL  environment   environment variable HAVEN_LLM_MODLE is not one Haven reads; did you mean HAVEN_LLM_MODEL?") {
+		environ: append(environ, "HAVEN_LLM_MODLE=x")}, envOf(m)) //nolint:misspell // the misspelt variable is the test's input
+	if code != 1 || !strings.Contains(outb.String(), "FAIL  environment   environment variable HAVEN_LLM_MODLE is not one Haven reads; did you mean HAVEN_LLM_MODEL?") { //nolint:misspell // the input, quoted back
 		t.Fatalf("with a misspelt variable: exit %d\n%s%s", code, outb.String(), errb.String())
 	}
 }

@@ -217,7 +217,7 @@ func parseLLMAssessment(content string) (Assessment, error) {
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(&raw); err != nil {
-		return Assessment{}, fmt.Errorf("%w: decode: %v", errInvalidAnswer, err)
+		return Assessment{}, fmt.Errorf("%w: decode: %w", errInvalidAnswer, err)
 	}
 	// json.Number also takes a quoted number ("0"): the level must be a
 	// bare JSON integer.

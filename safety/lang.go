@@ -836,8 +836,7 @@ func (f *Floor) withLanguages(in Input, a Assessment) Assessment {
 		a.Language, a.PartialReading = r.code, true
 	}
 	b := r.best()
-	switch {
-	case b.phrase != nil && b.level > a.Level:
+	if b.phrase != nil && b.level > a.Level {
 		a.Level = b.level
 		a.Confidence = 0.8
 		if b.mod != "" {

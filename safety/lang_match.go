@@ -190,26 +190,27 @@ func readUnicode(text string) langText {
 			continue
 		}
 		r = unicode.ToLower(r)
-		switch {
-		case r == '\'' || r == '’' || r == '‘' || r == 'ʼ' || r == '`' || r == '´':
+		switch r {
+		case '\'', '’', '‘', 'ʼ', '`', '´':
 			continue
-		case r == '.' || r == '!' || r == '?' || r == ';' || r == '\n' || r == '…' || r == '。' || r == '？' || r == '！' || r == '؟' || r == '؛' || r == '।':
+		case '.', '!', '?', ';', '\n', '…', '。', '？', '！', '؟', '؛', '।':
 			endWord()
 			b.WriteString(" . ")
 			continue
-		case r == ',' || r == ':' || r == '(' || r == ')' || r == '、' || r == '，' || r == '،' || r == '：':
+		case ',', ':', '(', ')', '、', '，', '،', '：':
 			endWord()
 			b.WriteString(" , ")
 			continue
 		}
 		switch {
 		case r < utf8.RuneSelf:
-			if r >= 'a' && r <= 'z' {
+			switch {
+			case r >= 'a' && r <= 'z':
 				word.latin++
 				b.WriteRune(r)
-			} else if r >= '0' && r <= '9' {
+			case r >= '0' && r <= '9':
 				b.WriteRune(r)
-			} else {
+			default:
 				endWord()
 				b.WriteByte(' ')
 			}

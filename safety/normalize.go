@@ -226,8 +226,8 @@ func wordNeighbours(rs []rune, i int) bool {
 // letters are undone when that yields a word of the lexicon; a token that is
 // already a lexicon word, or cannot be repaired to one, keeps its letters
 // (with leet symbols dropped).
-func (lex *lexicon) repairToken(t string) string {
-	if t == "." || lex.has(t) {
+func (l *lexicon) repairToken(t string) string {
+	if t == "." || l.has(t) {
 		return t
 	}
 	hasLetter, hasOther := false, false
@@ -260,20 +260,20 @@ func (lex *lexicon) repairToken(t string) string {
 		if isUnitNumber(t) {
 			return t
 		}
-		if lex.has(cand) {
+		if l.has(cand) {
 			return cand
 		}
 	}
 	if strings.IndexByte(cand, '*') >= 0 {
-		if w, ok := lex.wildcard(cand); ok {
+		if w, ok := l.wildcard(cand); ok {
 			return w
 		}
 	}
-	if w, ok := lex.squeeze(cand); ok {
+	if w, ok := l.squeeze(cand); ok {
 		return w
 	}
 	if hasOther {
-		if strings.IndexAny(cand, "0123456789") >= 0 {
+		if strings.ContainsAny(cand, "0123456789") {
 			return t
 		}
 		return strings.ReplaceAll(cand, "*", "")
@@ -365,7 +365,7 @@ var slangPhrases = []struct {
 	{[]string{"neck", "myself"}, []string{"kill", "myself"}},
 	{[]string{"an", "hero"}, []string{"kill", "myself"}},
 	{[]string{"suicde"}, []string{"suicide"}},
-	{[]string{"sucide"}, []string{"suicide"}},
+	{[]string{"sucide"}, []string{"suicide"}}, //nolint:misspell // a common misspelling, read as the word
 	{[]string{"suiside"}, []string{"suicide"}},
 	{[]string{"suicid"}, []string{"suicide"}},
 	{[]string{"sucidal"}, []string{"suicidal"}},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -188,10 +189,12 @@ func (p *platformQueue) enqueue(it *outItem) {
 		p.convs[key] = c
 	}
 	if it.out.Priority() {
-		// After the priority messages already waiting, before the rest.
-		// A message partly sent stays first.
+		// After the priority messages already waiting and the ordinary ones
+		// not yet tried (they go as soon as it would: the person reads the
+		// replies in the order of their messages), before ordinary ones that
+		// have failed. A message partly sent stays first.
 		i := 0
-		for i < len(c.items) && (c.items[i].out.Priority() || c.items[i].next > 0) {
+		for i < len(c.items) && (c.items[i].out.Priority() || c.items[i].next > 0 || c.items[i].attempts == 0) {
 			i++
 		}
 		c.items = append(c.items, nil)
@@ -522,6 +525,9 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 func (p *platformQueue) failed(ctx context.Context, c *outConv, prio bool, it *outItem, err error) {
 	h := p.h
 	it.attempts++
+	if !it.out.Priority() && it.next == 0 {
+		p.crisisAhead(c, it)
+	}
 	if it.durable {
 		bctx, cancel := bookkeeping(ctx)
 		if aerr := h.outbox.Attempted(bctx, it.id, err.Error()); aerr != nil {
@@ -571,6 +577,30 @@ func (p *platformQueue) failed(ctx context.Context, c *outConv, prio bool, it *o
 	}
 	p.mu.Unlock()
 	p.release(c, prio, nil, time.Time{}, waitNone)
+}
+
+// crisisAhead moves c's priority messages that wait behind failing, an
+// ordinary message not partly sent, in front of it, in their order: a
+// crisis reply never waits for an ordinary one that the platform refuses.
+func (p *platformQueue) crisisAhead(c *outConv, failing *outItem) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	at := slices.Index(c.items, failing)
+	if at < 0 {
+		return
+	}
+	var prio, rest []*outItem
+	for _, x := range c.items[at:] {
+		if x.out.Priority() {
+			prio = append(prio, x)
+		} else {
+			rest = append(rest, x)
+		}
+	}
+	if len(prio) == 0 {
+		return
+	}
+	c.items = append(append(c.items[:at:at], prio...), rest...)
 }
 
 // finish removes it (the head of c) from c.

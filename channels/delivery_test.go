@@ -576,3 +576,37 @@ func TestHubSaysHowManyRepliesAreLostWhenTheOutboxCouldNotRecordThem(t *testing.
 		}
 	})
 }
+
+// A crisis reply made while the same conversation's earlier ordinary reply
+// waits only for its pacing goes after it: the person reads the replies in
+// the order of their messages. (It overtakes an earlier reply the platform
+// refuses: TestHubCrisisReplyDoesNotWaitForItsConversationsBackoff.)
+func TestHubCrisisReplyKeepsItsConversationsOrderWhenOnlyPacingWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := channelstest.NewAdapter("test", 100)
+		sent := recordSends(a)
+		opts := channels.HubOptions{Logger: quiet, ConversationRate: rate.Every(time.Second), ConversationBurst: 1, PlatformRate: rate.Inf}
+		hub := channels.NewHub(crisisIn, channelstest.NewMemInbox(), channelstest.NewMemOutbox(), opts)
+		hub.Register(a)
+		done := make(chan error, 1)
+		go func() { done <- hub.Run(t.Context()) }()
+		a.Push(dm("c", 1))
+		a.Push(dm("c", 2))
+		synctest.Wait() // reply 1 sent; reply 2 waits for its pacing
+		a.Push(dm("c", 99))
+		synctest.Wait()
+		time.Sleep(5 * time.Second)
+		synctest.Wait()
+		a.End()
+		if err := <-done; err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		var texts []string
+		for _, d := range sent() {
+			texts = append(texts, d.text)
+		}
+		if got := strings.Join(texts, ","); got != "re: 1,re: 2,re: 99" {
+			t.Fatalf("sent %q, want the replies in the order of the messages", got)
+		}
+	})
+}

@@ -2,8 +2,12 @@ package core
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/safety"
 )
 
 // A goodbye the therapeutic branch answers with a closing reply also ends
@@ -68,4 +72,27 @@ func (m *memEnv) session(t *testing.T, author string) string {
 		t.Fatal(err)
 	}
 	return s.ID
+}
+
+// A goodbye in a session where Haven gave crisis resources names the line
+// again, so the person leaves knowing where help is; an ordinary goodbye
+// does not.
+func TestAGoodbyeAfterACrisisNamesTheLineAgain(t *testing.T) {
+	m := newMemEnv(t, nil)
+	m.say(t, "cy", "I want to kill myself")
+	for _, msg := range []string{"yes, I'm safe, my sister is with me", "no, I'm not thinking of doing it tonight", "work was the worst part of it, my manager keeps shouting", "yes, I'm okay"} {
+		m.say(t, "cy", msg)
+	}
+	outs := m.say(t, "cy", "thanks, that helped. bye!")
+	if len(outs) != 1 || outs[0].Kind != channels.OutReply {
+		t.Fatalf("goodbye got %d messages (%v), want one ordinary reply", len(outs), outs)
+	}
+	if want := safety.ReminderLine("GB"); want == "" || !strings.Contains(outs[0].Text, want) {
+		t.Errorf("goodbye after a crisis = %q, want it to carry %q", outs[0].Text, want)
+	}
+	m2 := newMemEnv(t, nil)
+	m2.say(t, "di", "work has been so stressful")
+	if out := texts(m2.say(t, "di", "thanks, that helped. bye!")); strings.Contains(out, "line I shared") {
+		t.Errorf("an ordinary goodbye named a crisis line: %q", out)
+	}
 }

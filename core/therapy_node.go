@@ -52,6 +52,11 @@ func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 		t.AskedSafetyQuestion = true
 		t.EndsSession = false
 	}
+	if t.EndsSession && cp.SessionMaxRisk >= int(safety.LevelIdeation) {
+		// Leaving a session in which Haven gave crisis resources: the
+		// goodbye names the line again.
+		req.Notice = joinNotice(req.Notice, safety.ReminderLine(e.country(t)))
+	}
 	r := e.therapist.Respond(ctx, req)
 	t.Mode, t.Modality, t.Therapy = r.Mode, r.Modality, r.State
 	t.ReplyKeys, t.ReplySource, t.ExerciseEvent = r.Keys, r.Source, r.Event
@@ -60,6 +65,17 @@ func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 	t.Diag.GuardRule = r.GuardReason
 	t.Reply, t.ReplyKind = r.Text, channels.OutReply
 	t.Out = append(t.Out, t.reply(channels.OutReply, r.Text))
+}
+
+// joinNotice joins safety lines into one notice.
+func joinNotice(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
 }
 
 // dangerNotice is the line an ordinary reply ends with when the gate

@@ -20,3 +20,16 @@ func DangerLine(a Assessment, country string) string {
 	}
 	return ""
 }
+
+// ReminderLine returns one sentence naming the country's first helpline
+// again (numbers only from the directory), for an ordinary reply that ends
+// a session in which Haven gave crisis resources: the person leaves knowing
+// where help is. "" when the directory has no helpline for the country or
+// the fallback.
+func ReminderLine(country string) string {
+	h := defaultDirectory.Helplines(country)
+	if len(h) == 0 {
+		return ""
+	}
+	return followUpLine(h[0], 0)
+}

@@ -10,7 +10,12 @@
 // retry_after and sleeps a fixed 3 s on every error, and none of the
 // library's calls take a context. The adapter runs its own loop instead,
 // and gives each API call a context through a per-call copy of the BotAPI
-// whose HTTP client attaches it to the request.
+// whose HTTP client attaches it to the request. It also decodes each
+// getUpdates batch one update at a time (the library's GetUpdates fails
+// the whole batch on one update it cannot decode): an update that does not
+// decode, polled or delivered to the webhook, is skipped, logged without
+// its content and counted (Stats), never retried, so it cannot stall
+// polling.
 //
 // The adapter owns its configuration section (Config: the telegram keys,
 // their defaults and their rules; New applies the same rules to Options).

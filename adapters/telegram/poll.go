@@ -2,6 +2,7 @@ package telegram
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -67,9 +68,19 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 			failures = 0
 		}
 		bo.Reset()
-		for _, u := range updates {
+		for _, p := range updates {
+			u := p.u
 			if u.UpdateID < offset {
 				continue // already handled; Telegram sent it again
+			}
+			if p.bad != nil {
+				// A poison update: retrying cannot fix it, and keeping the
+				// offset would stall polling for good. Confirm it and go on.
+				a.skipped.Add(1)
+				a.log.Warn("telegram: skipped an update that does not decode", slog.Int("update_id", u.UpdateID), slog.String("problem", describeJSONError(p.bad)))
+				a.saveOffset(ctx, key, u.UpdateID)
+				offset = u.UpdateID + 1
+				continue
 			}
 			if err := a.handle(ctx, sink, u, me); err != nil {
 				if ctx.Err() != nil {
@@ -97,17 +108,83 @@ func (a *Adapter) saveOffset(ctx context.Context, key string, id int) {
 	}
 }
 
-// getUpdates makes one long-poll call.
-func (a *Adapter) getUpdates(ctx context.Context, offset int) ([]tgbotapi.Update, error) {
+// polled is one update of a getUpdates batch. bad is why it did not
+// decode; then u holds only its UpdateID.
+type polled struct {
+	u   tgbotapi.Update
+	bad error
+}
+
+// getUpdates makes one long-poll call. It decodes the batch one update at
+// a time (the library's GetUpdates fails the whole batch on one update it
+// cannot decode), so that a malformed update is returned marked bad, with
+// its id, among the good ones.
+func (a *Adapter) getUpdates(ctx context.Context, offset int) ([]polled, error) {
 	timeout := int(a.opts.PollTimeout / time.Second)
 	cctx, cancel := context.WithTimeout(ctx, time.Duration(timeout)*time.Second+pollMargin)
 	defer cancel()
-	updates, err := a.api(cctx).GetUpdates(tgbotapi.UpdateConfig{
+	resp, err := a.api(cctx).Request(tgbotapi.UpdateConfig{
 		Offset:         offset,
 		Timeout:        timeout,
 		AllowedUpdates: []string{"message", "edited_message"},
 	})
-	return updates, a.redact(err)
+	if err != nil {
+		return nil, a.redact(err)
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(resp.Result, &raws); err != nil {
+		return nil, fmt.Errorf("telegram getUpdates: the result is not a list of updates (%s)", describeJSONError(err))
+	}
+	return decodeUpdates(raws, offset), nil
+}
+
+// decodeUpdates decodes a batch of updates. An update that does not decode
+// is marked bad with its update_id; when even that is unreadable, its id is
+// inferred from its place (the previous update's id + 1, the first one's
+// from the requested offset or the next update's id), since Telegram's ids
+// increase by one. One whose id cannot be told is left out: the next
+// batch, whose offset moved past its neighbours, tells it.
+func decodeUpdates(raws []json.RawMessage, offset int) []polled {
+	out := make([]polled, 0, len(raws))
+	prev := offset - 1 // the id before the first update, when offset > 0
+	for i, raw := range raws {
+		var u tgbotapi.Update
+		err := json.Unmarshal(raw, &u)
+		if err == nil {
+			out = append(out, polled{u: u})
+			prev = u.UpdateID
+			continue
+		}
+		id, ok := updateID(raw)
+		switch {
+		case ok:
+		case prev > 0:
+			id = prev + 1
+		default:
+			for j := i + 1; j < len(raws) && !ok; j++ {
+				if next, found := updateID(raws[j]); found {
+					id, ok = next-(j-i), true
+				}
+			}
+			if !ok || id <= 0 {
+				continue
+			}
+		}
+		out = append(out, polled{u: tgbotapi.Update{UpdateID: id}, bad: err})
+		prev = id
+	}
+	return out
+}
+
+// updateID reads an update's update_id alone, whatever its other fields.
+func updateID(raw json.RawMessage) (int, bool) {
+	var v struct {
+		UpdateID *int `json:"update_id"`
+	}
+	if json.Unmarshal(raw, &v) != nil || v.UpdateID == nil || *v.UpdateID <= 0 {
+		return 0, false
+	}
+	return *v.UpdateID, true
 }
 
 // pollFailure decides how long to wait after a failed getUpdates, or

@@ -218,15 +218,24 @@ func TestOffsetIsSavedAndANewAdapterResumesAfterIt(t *testing.T) {
 		}()},
 		{"in a SQLite file", func() func(t *testing.T) telegram.OffsetStore {
 			var path string
+			var prev *sqlite.Store
 			return func(t *testing.T) telegram.OffsetStore {
 				if path == "" {
 					path = filepath.Join(t.TempDir(), "haven.db")
+				}
+				// A restart: the old process has let go of the file (a
+				// second Store on it would be refused).
+				if prev != nil {
+					if err := prev.Close(); err != nil {
+						t.Fatal(err)
+					}
 				}
 				s, err := sqlite.Open(context.Background(), path)
 				if err != nil {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { s.Close() })
+				prev = s
 				return s
 			}
 		}()},

@@ -138,6 +138,7 @@ type Adapter struct {
 	readyOnce sync.Once
 	running   atomic.Bool
 	hook      atomic.Pointer[hookState]
+	skipped   atomic.Uint64 // updates that did not decode (Stats)
 	bgMu      sync.Mutex
 	bgOpen    bool           // background work may start (Run is running)
 	bg        sync.WaitGroup // kind replies sent in the background
@@ -265,6 +266,18 @@ func (a *Adapter) Close() error {
 func (a *Adapter) Ready() <-chan struct{} { return a.ready }
 
 func (a *Adapter) markReady() { a.readyOnce.Do(func() { close(a.ready) }) }
+
+// Stats are an Adapter's counters since New.
+type Stats struct {
+	// Skipped counts updates dropped because they did not decode (a field
+	// of the wrong type, invalid JSON), polled or delivered to the webhook.
+	// Each was logged without its content and confirmed to Telegram, so it
+	// is never fetched or delivered again.
+	Skipped uint64
+}
+
+// Stats returns the adapter's counters; it is safe to call at any time.
+func (a *Adapter) Stats() Stats { return Stats{Skipped: a.skipped.Load()} }
 
 // Self returns the bot's own user once Run has fetched it, else nil.
 func (a *Adapter) Self() *tgbotapi.User { return a.self.Load() }

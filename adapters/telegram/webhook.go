@@ -48,9 +48,12 @@ func (a *Adapter) serveWebhook(ctx context.Context, sink channels.Sink) error {
 // X-Telegram-Bot-Api-Secret-Token header against Options.WebhookSecret,
 // reads the update (at most MaxWebhookBody bytes), normalizes it like a
 // polled one and answers 200 once the sink has accepted it. A wrong secret
-// gets 401, a malformed update 400 (Telegram does not resend it), and a
-// request while Run is not running, or that the sink refuses, 503 or 500 so
-// that Telegram delivers it again.
+// gets 401, and a request while Run is not running, or that the sink
+// refuses, 503 or 500 so that Telegram delivers it again. An update that
+// does not decode (invalid JSON, a field of the wrong type) or is larger
+// than MaxWebhookBody would fail the same way every time: it is logged
+// without its content, counted in Stats().Skipped and answered 200, so that
+// Telegram stops redelivering it (Telegram resends on any other status).
 func (a *Adapter) Handler() http.Handler {
 	want := sha256.Sum256([]byte(a.opts.WebhookSecret))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -73,14 +76,14 @@ func (a *Adapter) Handler() http.Handler {
 		r.Body = http.MaxBytesReader(w, r.Body, a.opts.MaxWebhookBody)
 		u, err := a.base.HandleUpdate(r)
 		if err != nil {
+			a.skipped.Add(1)
 			var mbe *http.MaxBytesError
 			if errors.As(err, &mbe) {
-				a.log.Warn("telegram webhook: update too large", slog.Int64("limit", mbe.Limit))
-				http.Error(w, "update too large", http.StatusRequestEntityTooLarge)
-				return
+				a.log.Warn("telegram webhook: skipped an update too large to read", slog.Int64("limit", mbe.Limit))
+			} else {
+				a.log.Warn("telegram webhook: skipped a malformed update", slog.String("problem", describeJSONError(err)))
 			}
-			a.log.Warn("telegram webhook: malformed update", slog.String("problem", describeJSONError(err)))
-			http.Error(w, "malformed update", http.StatusBadRequest)
+			w.WriteHeader(http.StatusOK) // a redelivery would fail the same way
 			return
 		}
 		// The request's context ends with the request; the Run context

@@ -80,10 +80,14 @@ func TestWebhookChecksSecretAndDeliversUpdates(t *testing.T) {
 		{"a wrong secret is refused", "s3cret_Token-2", update(2, "two"), http.StatusUnauthorized, ""},
 		{"a longer secret is refused", secret + "x", update(3, "three"), http.StatusUnauthorized, ""},
 		{"the right secret delivers", secret, update(4, "four"), http.StatusOK, "four"},
-		{"truncated JSON is a 400", secret, `{"update_id": 5, "message": {"text": "private words"`, http.StatusBadRequest, ""},
-		{"malformed JSON is a 400", secret, `{"update_id": 5 "message": {"text": "private words"}}`, http.StatusBadRequest, ""},
-		{"a wrongly typed field is a 400", secret, `{"update_id": "six"}`, http.StatusBadRequest, ""},
-		{"an oversized body is a 413", secret, `{"update_id": 7, "pad": "` + strings.Repeat("x", 5000) + `"}`, http.StatusRequestEntityTooLarge, ""},
+		// What cannot decode now never will: 200, so Telegram stops
+		// redelivering it; skipped and counted.
+		{"truncated JSON is skipped", secret, `{"update_id": 5, "message": {"text": "private words"`, http.StatusOK, ""},
+		{"malformed JSON is skipped", secret, `{"update_id": 5 "message": {"text": "private words"}}`, http.StatusOK, ""},
+		{"a wrongly typed field is skipped", secret, `{"update_id": "six"}`, http.StatusOK, ""},
+		{"a wrongly typed message field is skipped", secret, `{"update_id": 6, "message": {"message_id": 1, "text": ["private words"]}}`, http.StatusOK, ""},
+		{"an oversized body is skipped", secret, `{"update_id": 7, "pad": "` + strings.Repeat("x", 5000) + `"}`, http.StatusOK, ""},
+		{"the next good update delivers", secret, update(8, "eight"), http.StatusOK, "eight"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -104,8 +108,11 @@ func TestWebhookChecksSecretAndDeliversUpdates(t *testing.T) {
 			}
 		})
 	}
+	if got := h.a.Stats().Skipped; got != 5 {
+		t.Errorf("Stats().Skipped = %d, want the 5 updates that did not decode", got)
+	}
 	logs := h.logs.String()
-	if !containsAll(logs, "malformed update", "truncated", "invalid JSON at byte", "wrong type") {
+	if !containsAll(logs, "skipped a malformed update", "truncated", "invalid JSON at byte", "wrong type", "too large") {
 		t.Errorf("log does not explain the malformed updates:\n%s", logs)
 	}
 	if strings.Contains(logs, "private words") {

@@ -69,6 +69,9 @@ var (
 // release it with Close.
 type Store struct {
 	path string
+	// lock is the serving Store's exclusive hold on the file (lock.go),
+	// taken before the file is created or migrated.
+	lock *fileLock
 	// w is the single writer connection: MaxOpenConns(1), _txlock=immediate.
 	// All writes are serialized by database/sql's pool, so they never race
 	// each other for SQLite's write lock.
@@ -147,10 +150,16 @@ func WithClock(now func() time.Time) Option {
 // Open opens (creating if missing, with its parent directory: the file
 // 0600, the directory 0700) the Haven
 // database at path, applies the embedded migrations and returns the Store.
+// The Store holds the database exclusively until Close: before it creates
+// or migrates anything, Open takes an OS lock on the side file path +
+// LockSuffix, and a second Open of the same file (from this process or
+// another) fails with an error wrapping ErrInUse that names the file and
+// the holder's process id, never with a migration error. Backup,
+// SchemaStatus and CheckFileWritable do not take that lock.
 // A file that is not a Haven database gives an error wrapping ErrNotHavenDB
 // that names the path; a file locked by another writer past the busy timeout
 // gives one wrapping ErrLocked.
-func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+func Open(ctx context.Context, path string, opts ...Option) (_ *Store, err error) {
 	o := options{busyTimeout: DefaultBusyTimeout, readConns: DefaultReadConns, vectorCache: DefaultVectorCache, now: time.Now}
 	for _, opt := range opts {
 		opt(&o)
@@ -168,10 +177,19 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open haven database %s: create its directory: %w", abs, err)
 	}
+	lock, err := lockDatabase(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			lock.release()
+		}
+	}()
 	if err := createPrivate(abs); err != nil {
 		return nil, fmt.Errorf("open haven database %s: create it: %w", abs, err)
 	}
-	s := &Store{path: abs, opts: o, vc: newVecCache(o.vectorCache)}
+	s := &Store{path: abs, lock: lock, opts: o, vc: newVecCache(o.vectorCache)}
 
 	s.w, err = sql.Open("sqlite", s.dsn(false))
 	if err != nil {
@@ -293,7 +311,8 @@ func migrations(db *sql.DB) (*goose.Provider, error) {
 	return p, nil
 }
 
-// Close releases both connection pools. The Store must not be used after.
+// Close releases both connection pools, then the database's lock. The
+// Store must not be used after.
 func (s *Store) Close() error {
 	var errs []error
 	if s.rd.c != nil {
@@ -311,6 +330,9 @@ func (s *Store) Close() error {
 		if err := s.w.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close writer of %s: %w", s.path, err))
 		}
+	}
+	if err := s.lock.release(); err != nil {
+		errs = append(errs, fmt.Errorf("release the lock of %s: %w", s.path, err))
 	}
 	return errors.Join(errs...)
 }

@@ -223,12 +223,17 @@ func TestOpenRejectsASchemaFromANewerHaven(t *testing.T) {
 func TestWriteFailsClearlyWhenAnotherWriterHoldsTheLock(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "h.db")
-	holder := openTest(t, path)
 	other := openTest(t, path, WithBusyTimeout(20*time.Millisecond))
-
-	// The holder only begins a transaction and keeps it open: with
-	// _txlock=immediate, BEGIN alone takes SQLite's write lock.
-	tx, err := holder.w.BeginTx(ctx, nil)
+	// The holder is another program's connection (a second Store on the
+	// file is refused by its lock file). It only begins a transaction and
+	// keeps it open: with _txlock=immediate, BEGIN alone takes SQLite's
+	// write lock.
+	holder, err := sql.Open("sqlite", "file:"+path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,6 +134,13 @@ func nearestRefs(t *testing.T, s *Store, pid string, q []float32, k int) []memor
 	return refs
 }
 
+// withoutVectorCache returns a view of s, on s's connections, that searches
+// with vec0 alone (as WithVectorCache(-1) would): a second Store cannot
+// open the file while s holds it. The view must not be closed.
+func withoutVectorCache(s *Store) *Store {
+	return &Store{path: s.path, w: s.w, r: s.r, wc: s.wc, rd: s.rd, opts: s.opts, vc: newVecCache(0)}
+}
+
 func TestCachedVectorSearchRanksAsVec0(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	path := filepath.Join(t.TempDir(), "h.db")
@@ -141,7 +148,7 @@ func TestCachedVectorSearchRanksAsVec0(t *testing.T) {
 	ann, bob := person(t, cached, "ann").ID, person(t, cached, "bob").ID
 	const dim = 32
 	embedFacts(t, cached, r, []string{ann, bob}, 100, dim)
-	direct := openTest(t, path, WithVectorCache(-1))
+	direct := withoutVectorCache(cached)
 	for i := range 20 {
 		q := randVec(r, dim)
 		for _, pid := range []string{ann, bob} {
@@ -247,7 +254,7 @@ func TestAPersonPastTheVectorCacheIsSearchedWithVec0(t *testing.T) {
 	ann, bob := person(t, s, "ann").ID, person(t, s, "bob").ID
 	refs := embedFacts(t, s, r, []string{ann}, 80, 8)
 	embedFacts(t, s, r, []string{bob}, 10, 8)
-	direct := openTest(t, path, WithVectorCache(-1))
+	direct := withoutVectorCache(s)
 	q := randVec(r, 8)
 	for range 2 {
 		got, want := nearestRefs(t, s, ann, q, 5), nearestRefs(t, direct, ann, q, 5)

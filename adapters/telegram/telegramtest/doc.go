@@ -14,7 +14,7 @@
 // path gets 401 Unauthorized like the real API.
 //
 // The control API injects updates (messages built with NewMessage and its
-// relatives), reads what the bot sent (Sent, WaitSent; documents with
+// relatives, or raw JSON with InjectRaw), reads what the bot sent (Sent, WaitSent; documents with
 // Documents, WaitDocuments), forces failures
 // (FailNext: 429 with retry_after, 5xx, 409, 400, 403), and drops connections
 // (DropConnections) to simulate a broken network.

@@ -117,7 +117,8 @@ type Server struct {
 	notify    chan struct{} // closed and replaced on every change
 	drop      chan struct{} // closed and replaced by DropConnections
 	closed    bool
-	updates   []tgbotapi.Update // not yet confirmed, by update id
+	updates   []tgbotapi.Update       // not yet confirmed, by update id
+	raw       map[int]json.RawMessage // served instead of the update of that id (InjectRaw)
 	nextID    int
 	confirmed int // highest offset a getUpdates call confirmed
 	pollGen   int // the newest getUpdates call; older ones end with 409
@@ -331,6 +332,34 @@ func (s *Server) InjectUpdate(u tgbotapi.Update) int {
 	sort.SliceStable(s.updates, func(i, j int) bool { return s.updates[i].UpdateID < s.updates[j].UpdateID })
 	s.changedLocked()
 	return u.UpdateID
+}
+
+// InjectRaw queues an update whose fields are the JSON object fields, as
+// they are, with the next update id added: an update the Bot API could
+// send but tgbotapi.Update may not decode (a field of the wrong type, say).
+// It returns the update id. fields must be a JSON object without
+// update_id.
+func (s *Server) InjectRaw(fields string) int {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(fields), &m); err != nil {
+		panic("telegramtest: InjectRaw needs a JSON object: " + err.Error())
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	id := s.nextID
+	m["update_id"] = json.RawMessage(strconv.Itoa(id))
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic("telegramtest: InjectRaw: " + err.Error())
+	}
+	if s.raw == nil {
+		s.raw = map[int]json.RawMessage{}
+	}
+	s.raw[id] = b
+	s.updates = append(s.updates, tgbotapi.Update{UpdateID: id})
+	s.changedLocked()
+	return id
 }
 
 // StartPrivate records that u has started the bot, so the bot may message
@@ -776,7 +805,14 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string
 		}
 		if len(s.updates) > 0 || timeout <= 0 || !time.Now().Before(deadline) {
 			n := min(int(limit), len(s.updates))
-			out := append([]tgbotapi.Update{}, s.updates[:n]...)
+			out := make([]any, n)
+			for i, u := range s.updates[:n] {
+				if raw, ok := s.raw[u.UpdateID]; ok {
+					out[i] = raw
+				} else {
+					out[i] = u
+				}
+			}
 			s.mu.Unlock()
 			return out, false, nil
 		}
@@ -819,6 +855,7 @@ func (s *Server) confirmLocked(offset int) {
 	case offset > 0:
 		i := 0
 		for i < len(s.updates) && s.updates[i].UpdateID < offset {
+			delete(s.raw, s.updates[i].UpdateID)
 			i++
 		}
 		s.updates = s.updates[i:]

@@ -175,7 +175,7 @@ func printResult(w io.Writer, name string, r benchResult) {
 // defaults, SQLite at dbPath, crisis gate, core, memory worker, the
 // platform table's Telegram adapter in polling mode) against a fake Bot
 // API, with the Hub's rate limits off: Telegram's own (about 30 messages a
-// second) would be all it measured. Logs at warning and above go to logw.
+// second) would be all it measured. Errors are logged to logw.
 func benchHaven(ctx context.Context, load benchLoad, dbPath string, latency time.Duration, logw io.Writer) (benchResult, error) {
 	srv := telegramtest.NewServer(benchToken)
 	defer srv.Close()
@@ -183,12 +183,12 @@ func benchHaven(ctx context.Context, load benchLoad, dbPath string, latency time
 		"HAVEN_TELEGRAM_TOKEN":   benchToken,
 		"HAVEN_TELEGRAM_API_URL": srv.APIEndpoint(),
 		"HAVEN_DATABASE_PATH":    dbPath,
-		"HAVEN_LOG_LEVEL":        "warn",
+		"HAVEN_LOG_LEVEL":        "error",
 	}
 	if latency > 0 {
 		ms := llmtest.NewServer(nil)
 		defer ms.Close()
-		ms.SetDefault(llmtest.Reply{Latency: latency, Content: "That sounds like a lot to carry. What feels heaviest right now?"})
+		ms.SetDefault(llmtest.Reply{Latency: latency, Content: "That sounds like a lot to carry, and it makes sense that you feel worn out."})
 		env["HAVEN_LLM_BASE_URL"], env["HAVEN_LLM_MODEL"] = ms.URL(), llmtest.DefaultModel
 	}
 	ps := platforms()

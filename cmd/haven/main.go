@@ -45,6 +45,9 @@ Usage:
   haven backup [--db FILE] COPY               write a consistent copy of the database, also while serving
   haven migrate [status|up] [--db FILE]       the database's schema version; up applies what is pending
   haven doctor [--config FILE] [--db FILE]    check the config, tokens, model, database and disk; say what to fix
+  haven bench [-people N] [-messages N] [-think D] [-concurrency N] [-model-latency D] [-cpuprofile FILE]
+                                              load Haven and a bare echo bot through a fake Telegram; print
+                                              throughput, p50/p95/p99 turn latency and their ratio
   haven help                                  this text
 
 Configuration: --config FILE (YAML, see configs/haven.example.yaml), every key overridable by
@@ -79,6 +82,8 @@ func run(ctx context.Context, args []string, std stdio, env func(string) (string
 		err = migrate(ctx, args, std, env)
 	case "doctor":
 		err = doctor(ctx, args, std, env)
+	case "bench":
+		err = bench(ctx, args, std, env)
 	case "help", "-h", "--help":
 		fmt.Fprint(std.out, usage)
 		return 0

@@ -80,28 +80,10 @@ var echoHandler = channels.HandlerFunc(func(ctx context.Context, in channels.Inb
 func benchEcho(b *testing.B) {
 	srv := telegramtest.NewServer(token)
 	defer srv.Close()
-	bot, err := tgbotapi.NewBotAPIWithAPIEndpoint(token, srv.APIEndpoint())
+	stopEcho, err := srv.EchoBot(token, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	stopped := make(chan struct{})
-	go func() {
-		defer close(stopped)
-		offset := 0
-		for ctx.Err() == nil {
-			updates, err := bot.GetUpdates(tgbotapi.UpdateConfig{Offset: offset, Timeout: 1})
-			if err != nil {
-				continue
-			}
-			for _, u := range updates {
-				offset = u.UpdateID + 1
-				if u.Message != nil {
-					_, _ = bot.Send(tgbotapi.NewMessage(u.Message.Chat.ID, u.Message.Text))
-				}
-			}
-		}
-	}()
 	b.ResetTimer()
 	injectDMs(srv, b.N)
 	wctx, wcancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -111,8 +93,7 @@ func benchEcho(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
-	cancel()
-	<-stopped
+	stopEcho()
 }
 
 // benchHaven runs the Haven pipeline; withCore false replaces the core and

@@ -271,35 +271,13 @@ func benchHaven(ctx context.Context, load benchLoad, dbPath string, latency time
 func benchEcho(ctx context.Context, load benchLoad) (benchResult, error) {
 	srv := telegramtest.NewServer(benchToken)
 	defer srv.Close()
-	bot, err := tgbotapi.NewBotAPIWithAPIEndpoint(benchToken, srv.APIEndpoint())
+	stopEcho, err := srv.EchoBot(benchToken, 10)
 	if err != nil {
-		return benchResult{}, fmt.Errorf("echo bot: %w", err)
+		return benchResult{}, err
 	}
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	echoDone := make(chan struct{})
-	go func() {
-		defer close(echoDone)
-		offset := 0
-		for runCtx.Err() == nil {
-			// The library's calls take no context: closing the fake (below)
-			// ends a waiting long poll.
-			updates, err := bot.GetUpdates(tgbotapi.UpdateConfig{Offset: offset, Timeout: 10})
-			if err != nil {
-				continue
-			}
-			for _, u := range updates {
-				offset = u.UpdateID + 1
-				if u.Message != nil {
-					_, _ = bot.Send(tgbotapi.NewMessage(u.Message.Chat.ID, u.Message.Text))
-				}
-			}
-		}
-	}()
-	res, err := drive(runCtx, srv, load)
-	stop()
-	srv.Close()
-	<-echoDone
+	res, err := drive(ctx, srv, load)
+	srv.Close() // ends the echo bot's waiting long poll
+	stopEcho()
 	if err != nil {
 		return res, err
 	}

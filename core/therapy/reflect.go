@@ -104,11 +104,3 @@ func reflection(text string) string {
 	}
 	return reflect(text)
 }
-
-// capitalize upper-cases the first letter of s.
-func capitalize(s string) string {
-	for i, r := range s {
-		return string(unicode.ToUpper(r)) + s[i+len(string(r)):]
-	}
-	return s
-}

@@ -40,7 +40,8 @@ type plan struct {
 // Respond writes the scripted reply for req with no model. It is
 // deterministic for a given request.
 func Respond(req Request) Response {
-	return build(req).response()
+	p := build(req)
+	return p.response(p.draft())
 }
 
 // build works out the turn: dispatch by rules unless req.Decision is set,
@@ -115,9 +116,9 @@ func (p *plan) maxRunes() int {
 	return p.req.MaxRunes
 }
 
-// response assembles the scripted reply.
-func (p *plan) response() Response {
-	a := reply.Assemble(p.draft(), p.maxRunes())
+// response assembles the scripted reply from its draft d (p.draft()).
+func (p *plan) response(d reply.Draft) Response {
+	a := reply.Assemble(d, p.maxRunes())
 	text, keys := a.Text, a.Keys
 	st := p.st
 	st.Stage, st.Exercise, st.Step = p.stage, p.exercise, p.step

@@ -100,7 +100,8 @@ func (t *Therapist) Respond(ctx context.Context, req Request) Response {
 		log = req.Log
 	}
 	p := build(req)
-	resp := p.response()
+	scripted := p.draft()
+	resp := p.response(scripted)
 	if t.llm == nil || !p.generate {
 		return resp
 	}
@@ -110,7 +111,6 @@ func (t *Therapist) Respond(ctx context.Context, req Request) Response {
 	}
 	// The model writes the body only: it is told to leave room for the
 	// parts that follow it and never to ask when the safety question does.
-	scripted := p.draft()
 	fixed := reply.Assemble(reply.Draft{Question: questionIfSafety(scripted.Question), Notice: scripted.Notice}, 0).Text
 	brief := GuardOptions{MaxRunes: limit - utf8.RuneCountInString(fixed) - 1, NoAdvice: p.style.justListen, NoQuestion: req.SafetyQuestion != ""}
 	ref := scripted

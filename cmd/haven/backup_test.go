@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,16 +27,7 @@ func TestBackupWhileServingIsACopyHavenCanChatOn(t *testing.T) {
 	env := envOf(map[string]string{"HAVEN_TELEGRAM_TOKEN": token, "HAVEN_TELEGRAM_API_URL": srv.APIEndpoint(), "HAVEN_DATABASE_PATH": db})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	logs := newWatch("telegram connected")
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"serve"}, stdio{in: strings.NewReader(""), out: io.Discard, err: logs}, env)
-	}()
-	select {
-	case <-logs.seen:
-	case code := <-done:
-		t.Fatalf("serve exited %d:\n%s", code, logs)
-	}
+	logs, done := serveConnected(t, ctx, env)
 	person := tgbotapi.User{ID: 42, FirstName: "Sam"}
 	srv.Inject(srv.NewMessage(telegramtest.PrivateChat(person), person, "hello there"))
 	copyPath := filepath.Join(dir, "backups", "copy.db")

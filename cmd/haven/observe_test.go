@@ -107,16 +107,7 @@ func TestOperatorEndpointCountsTurnsThroughTheRealWiring(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	logs := newWatch("telegram connected")
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"serve"}, stdio{in: strings.NewReader(""), out: io.Discard, err: logs}, env)
-	}()
-	select {
-	case <-logs.seen:
-	case code := <-done:
-		t.Fatalf("serve exited %d before connecting:\n%s", code, logs)
-	}
+	logs, done := serveConnected(t, ctx, env)
 	base := "http://" + logAttr(t, logs.String(), "operator endpoint listening", "addr")
 
 	if code, body := get(t, base+"/healthz"); code != 200 || body != "ok\n" {

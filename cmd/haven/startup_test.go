@@ -41,11 +41,7 @@ func TestReadOnlyDatabaseStopsServeBeforeAnyPlatformConnects(t *testing.T) {
 	})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	logs := newWatch("telegram connected")
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"serve"}, stdio{in: strings.NewReader(""), out: io.Discard, err: logs}, env)
-	}()
+	logs, done := serveInBackground(ctx, env)
 	select {
 	case <-logs.seen:
 		cancel()
@@ -56,6 +52,31 @@ func TestReadOnlyDatabaseStopsServeBeforeAnyPlatformConnects(t *testing.T) {
 			t.Fatalf("exit %d, want 1 and an error saying the database %s is read-only; stderr:\n%s", code, db, logs)
 		}
 	}
+}
+
+// serveInBackground runs `haven serve` with env until ctx is done. Its
+// stderr goes to the returned watch, which sees "telegram connected"; done
+// receives its exit code.
+func serveInBackground(ctx context.Context, env func(string) (string, bool)) (*watch, <-chan int) {
+	logs := newWatch("telegram connected")
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve"}, stdio{in: strings.NewReader(""), out: io.Discard, err: logs}, env)
+	}()
+	return logs, done
+}
+
+// serveConnected is serveInBackground that waits until Telegram is
+// connected, failing t when serve exits first.
+func serveConnected(t *testing.T, ctx context.Context, env func(string) (string, bool)) (*watch, <-chan int) {
+	t.Helper()
+	logs, done := serveInBackground(ctx, env)
+	select {
+	case <-logs.seen:
+	case code := <-done:
+		t.Fatalf("serve exited %d before connecting:\n%s", code, logs)
+	}
+	return logs, done
 }
 
 // watch is a log writer that closes seen once the text written holds want.

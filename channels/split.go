@@ -111,9 +111,17 @@ func splitParts(text string, limit Limit) []part {
 			open = f.reopen()
 		}
 		budget := s.limit - s.m.Len(open)
+		// The rest is the last chunk when it fits, or when it fits once
+		// the whitespace it ends with (a gap like any other) is dropped:
+		// a last chunk ends as the text does, so it must not be cut, and
+		// closed, only to leave a remainder of blanks.
 		rest := text[p:]
 		if s.m.fits(rest, budget) {
 			parts = append(parts, part{open: open, body: rest})
+			break
+		}
+		if body := strings.TrimRightFunc(rest, func(r rune) bool { return r < utf8.RuneSelf && isSpaceByte(byte(r)) }); s.m.fits(body, budget) {
+			parts = append(parts, part{open: open, body: body})
 			break
 		}
 		c, n, closeMark := s.cutWithFence(p, budget)

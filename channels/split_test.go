@@ -181,6 +181,8 @@ func TestSplitPrefersParagraphThenLineThenWordBreaks(t *testing.T) {
 		{"zwj emoji not split", "ab👩\u200d💻cd", 4, []string{"ab", "👩\u200d💻c", "d"}},
 		{"flag pair not split", "a🇫🇷🇩🇪", 2, []string{"a", "🇫🇷", "🇩🇪"}},
 		{"combining accent kept with letter", "abe\u0301cd", 3, []string{"ab", "e\u0301c", "d"}},
+		{"trailing blanks after an unclosed fence leave it open", "intro line here\n```\ncode" + strings.Repeat("\n", 30), 40, []string{"intro line here\n```\ncode"}},
+		{"trailing blanks dropped from the last chunk", "alpha beta gamma" + strings.Repeat(" ", 10), 20, []string{"alpha beta gamma"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -361,6 +363,7 @@ func FuzzSplit(f *testing.F) {
 		{"   leading\n\n\n   spaces   \n", 4},
 		{"```\nunclosed fence\nwith lines", 16},
 		{"x ```not a fence``` y", 6},
+		{"0000000000000000\n```\n0000000000\n\n\n\n\n\n\n\n", 32},
 	}
 	for i, s := range seeds {
 		f.Add(s.text, s.limit, uint8(i%len(measures)))

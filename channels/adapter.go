@@ -55,6 +55,30 @@ type Typer interface {
 	Typing(ctx context.Context, conv Conversation) error
 }
 
+// Live is an optional Adapter ability, detected by type assertion: say
+// how recently the platform was heard from, for status and metrics.
+// Liveness must be cheap and safe to call from any goroutine at any time,
+// before Run, while it runs and after it has returned.
+type Live interface {
+	Liveness() Liveness
+}
+
+// Liveness is an adapter's connection health at one moment. Times are zero
+// until the thing they record has first happened.
+type Liveness struct {
+	// Connected is true while the adapter holds a working connection to
+	// the platform (an open socket or gateway session, a poll loop getting
+	// answers, a webhook server listening).
+	Connected bool
+	// LastEvent is when the last inbound event arrived (a message, a
+	// command, an interaction), whether or not it became a turn.
+	LastEvent time.Time
+	// LastHeartbeat is when the platform last proved it is there: a
+	// WebSocket ping or heartbeat ack, a long poll that answered, a
+	// webhook delivery.
+	LastHeartbeat time.Time
+}
+
 // FileSender is an optional Adapter ability, detected by type assertion:
 // deliver a file.
 //

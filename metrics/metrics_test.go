@@ -161,3 +161,28 @@ func TestPlatformCallsAreCountedByMethodAndStatusAndTheLatestOutcomeSaysIfItAnsw
 		t.Errorf("PlatformProblem quotes the token: %v", err)
 	}
 }
+
+func TestLivenessAgesAreExportedOnceHeard(t *testing.T) {
+	m := metrics.New()
+	var l channels.Liveness
+	m.WatchLiveness("slack", func() channels.Liveness { return l })
+	if text := scrape(t, m); strings.Contains(text, "haven_platform_last_") {
+		t.Fatalf("nothing heard yet, but the scrape has an age:\n%s", text)
+	}
+	l.LastHeartbeat = time.Now().Add(-90 * time.Second)
+	text := scrape(t, m)
+	if strings.Contains(text, "haven_platform_last_event_age_seconds{") {
+		t.Errorf("no event yet, but the scrape has its age")
+	}
+	var age float64
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(line, `haven_platform_last_heartbeat_age_seconds{platform="slack"} `); ok {
+			if _, err := fmt.Sscan(v, &age); err != nil {
+				t.Fatalf("parse %q: %v", line, err)
+			}
+		}
+	}
+	if age < 90 || age > 3600 {
+		t.Errorf("heartbeat age = %v, want about 90 seconds", age)
+	}
+}

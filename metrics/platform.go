@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/havenbot/haven/channels"
 )
 
 // Transport returns base (http.DefaultTransport when nil) with every call
@@ -148,4 +150,56 @@ func (m *Metrics) WatchPlatform(name string, live func() error) {
 		}
 		return 1
 	}))
+}
+
+// WatchLiveness exports how long ago the platform named name was last
+// heard from, read from live at each scrape:
+// haven_platform_last_event_age_seconds and
+// haven_platform_last_heartbeat_age_seconds. A series is absent until the
+// thing it measures has first happened. Call it once per platform whose
+// adapter reports liveness.
+func (m *Metrics) WatchLiveness(name string, live func() channels.Liveness) {
+	m.reg.MustRegister(livenessCollector{name: name, live: live, now: time.Now})
+}
+
+var (
+	livenessEventAge = prometheus.NewDesc(Namespace+"_platform_last_event_age_seconds",
+		"Seconds since the platform's adapter last received an event (a message, a command).", []string{"platform"}, nil)
+	livenessBeatAge = prometheus.NewDesc(Namespace+"_platform_last_heartbeat_age_seconds",
+		"Seconds since the platform last proved it is there (a ping, a heartbeat ack, a long poll's answer, an event).", []string{"platform"}, nil)
+)
+
+type livenessCollector struct {
+	name string
+	live func() channels.Liveness
+	now  func() time.Time
+}
+
+func (c livenessCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- livenessEventAge
+	ch <- livenessBeatAge
+}
+
+func (c livenessCollector) Collect(ch chan<- prometheus.Metric) {
+	l, now := c.live(), c.now()
+	for _, s := range []struct {
+		d  *prometheus.Desc
+		at time.Time
+	}{{livenessEventAge, l.LastEvent}, {livenessBeatAge, l.LastHeartbeat}} {
+		if !s.at.IsZero() {
+			ch <- prometheus.MustNewConstMetric(s.d, prometheus.GaugeValue, max(0, now.Sub(s.at).Seconds()), c.name)
+		}
+	}
+}
+
+// WatchSkipped exports haven_platform_events_skipped_total{platform="name"}:
+// platform events the adapter dropped because they were malformed (each
+// was logged without its content), read from skipped at each scrape. Call
+// it once per platform whose adapter counts them.
+func (m *Metrics) WatchSkipped(name string, skipped func() uint64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Namespace: Namespace, Name: "platform_events_skipped_total",
+		Help:        "Platform events dropped because they were malformed; each was logged without its content.",
+		ConstLabels: prometheus.Labels{"platform": name},
+	}, func() float64 { return float64(skipped()) }))
 }

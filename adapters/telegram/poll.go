@@ -54,6 +54,7 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 				return nil
 			}
 			failures++
+			a.live.SetConnected(false)
 			wait, fatal := a.pollFailure(ctx, err, bo, failures)
 			if fatal != nil {
 				return fatal
@@ -68,8 +69,11 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 			failures = 0
 		}
 		bo.Reset()
+		a.live.SetConnected(true)
+		a.live.Heartbeat(a.now())
 		for _, p := range updates {
 			u := p.u
+			a.live.Event(a.now())
 			if u.UpdateID < offset {
 				continue // already handled; Telegram sent it again
 			}

@@ -536,3 +536,21 @@ func TestTwoInstancesOnOneTokenBothReportTheConflict(t *testing.T) {
 		}
 	}
 }
+
+func TestLivenessFollowsThePollLoop(t *testing.T) {
+	at := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	h := newHarness(t, nil, func(o *telegram.Options) { o.Clock = func() time.Time { return at } })
+	if l := h.a.Liveness(); l.Connected || !l.LastEvent.IsZero() || !l.LastHeartbeat.IsZero() {
+		t.Fatalf("before Run: %+v, want nothing", l)
+	}
+	h.start(t)
+	h.srv.Inject(h.srv.NewMessage(telegramtest.PrivateChat(alice), alice, "hello"))
+	h.sink.next(t)
+	if l := h.a.Liveness(); !l.Connected || !l.LastEvent.Equal(at) || !l.LastHeartbeat.Equal(at) {
+		t.Fatalf("after an update: %+v, want connected with event and heartbeat at %s", l, at)
+	}
+	h.stop(t)
+	if l := h.a.Liveness(); l.Connected {
+		t.Fatalf("after Run returned: %+v, want not connected", l)
+	}
+}

@@ -139,6 +139,7 @@ type Adapter struct {
 	running   atomic.Bool
 	hook      atomic.Pointer[hookState]
 	skipped   atomic.Uint64 // updates that did not decode (Stats)
+	live      channels.LiveRecorder
 	bgMu      sync.Mutex
 	bgOpen    bool           // background work may start (Run is running)
 	bg        sync.WaitGroup // kind replies sent in the background
@@ -279,6 +280,16 @@ type Stats struct {
 // Stats returns the adapter's counters; it is safe to call at any time.
 func (a *Adapter) Stats() Stats { return Stats{Skipped: a.skipped.Load()} }
 
+// SkippedEvents returns Stats().Skipped: updates dropped because they did
+// not decode.
+func (a *Adapter) SkippedEvents() uint64 { return a.skipped.Load() }
+
+// Liveness reports the adapter's connection health: in polling mode it is
+// connected while getUpdates answers, and each answer is a heartbeat; in
+// webhook mode it is connected while Run serves, and each delivery is an
+// event.
+func (a *Adapter) Liveness() channels.Liveness { return a.live.Liveness() }
+
 // Self returns the bot's own user once Run has fetched it, else nil.
 func (a *Adapter) Self() *tgbotapi.User { return a.self.Load() }
 
@@ -305,6 +316,7 @@ func (a *Adapter) Run(ctx context.Context, sink channels.Sink) error {
 		a.bg.Wait()
 	}()
 
+	defer a.live.SetConnected(false)
 	me, err := a.start(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -314,8 +326,14 @@ func (a *Adapter) Run(ctx context.Context, sink channels.Sink) error {
 	}
 	a.log.Info("telegram connected", slog.Int64("bot_id", me.ID), slog.String("mode", string(a.opts.Mode)), slog.String("api", a.endpoint))
 	if a.opts.Mode == ModeWebhook {
+		// Telegram does not ping a webhook: it is live while served.
+		a.live.SetConnected(true)
+		a.live.Heartbeat(a.now())
 		return a.serveWebhook(ctx, sink)
 	}
+	// getMe answered: connected until a poll fails.
+	a.live.SetConnected(true)
+	a.live.Heartbeat(a.now())
 	a.markReady()
 	return a.poll(ctx, sink, me)
 }
@@ -417,3 +435,10 @@ func defaultBackoff() backoff.BackOff {
 	b.Reset()
 	return b
 }
+
+var (
+	_ channels.Adapter    = (*Adapter)(nil)
+	_ channels.Typer      = (*Adapter)(nil)
+	_ channels.FileSender = (*Adapter)(nil)
+	_ channels.Live       = (*Adapter)(nil)
+)

@@ -93,6 +93,7 @@ func (a *Adapter) Handler() http.Handler {
 		stop := context.AfterFunc(st.ctx, cancel)
 		defer stop()
 
+		a.live.Event(a.now())
 		n := a.normalize(ctx, *u, me)
 		switch n.outcome {
 		case ignore:

@@ -40,9 +40,12 @@ func (o *ops) httpClient(platform string) *http.Client {
 }
 
 // platform adds a served platform to readiness and haven_platform_up: live
-// while its adapter has connected (when it can say so) and its API's latest
-// answer was healthy.
+// while its adapter is connected (when it can say so, through Ready or
+// channels.Live) and its API's latest answer was healthy. An adapter that
+// reports liveness also gets the age of its last event and heartbeat as
+// metrics.
 func (o *ops) platform(name string, a channels.Adapter) {
+	reporter, _ := a.(channels.Live)
 	live := func() error {
 		if r, ok := a.(interface{ Ready() <-chan struct{} }); ok {
 			select {
@@ -51,10 +54,19 @@ func (o *ops) platform(name string, a channels.Adapter) {
 				return fmt.Errorf("%s: not connected yet", name)
 			}
 		}
+		if reporter != nil && !reporter.Liveness().Connected {
+			return fmt.Errorf("%s: not connected", name)
+		}
 		return o.m.PlatformProblem(name)
 	}
 	o.ready.addPlatform(name, live)
 	o.m.WatchPlatform(name, live)
+	if reporter != nil {
+		o.m.WatchLiveness(name, reporter.Liveness)
+	}
+	if c, ok := a.(interface{ SkippedEvents() uint64 }); ok {
+		o.m.WatchSkipped(name, c.SkippedEvents)
+	}
 }
 
 // start watches store and hub, counts Haven as shutting down once ctx is

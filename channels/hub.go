@@ -150,8 +150,10 @@ type Hub struct {
 	handler Handler
 	inbox   Inbox
 	outbox  Outbox
-	opts    HubOptions
-	log     *slog.Logger
+	// finisher is the outbox when it can end a turn in one transaction.
+	finisher Finisher
+	opts     HubOptions
+	log      *slog.Logger
 
 	adapters  []Adapter
 	platforms map[string]*platformQueue
@@ -176,14 +178,22 @@ type convQueue struct {
 	items []Inbound
 }
 
+func finisherOf(o Outbox) Finisher {
+	f, _ := o.(Finisher)
+	return f
+}
+
 // NewHub returns a Hub that runs turns with h and keeps its dedupe and
-// delivery state in inbox and outbox.
+// delivery state in inbox and outbox. When outbox is a Finisher and h a
+// DeferredHandler, each turn ends in one transaction: the turn's own
+// writes, its replies and its inbox mark together.
 func NewHub(h Handler, inbox Inbox, outbox Outbox, opts HubOptions) *Hub {
 	opts = opts.withDefaults()
 	return &Hub{
 		handler:   h,
 		inbox:     inbox,
 		outbox:    outbox,
+		finisher:  finisherOf(outbox),
 		opts:      opts,
 		log:       opts.Logger,
 		platforms: map[string]*platformQueue{},
@@ -553,7 +563,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) bool {
 			}
 		}
 	}
-	outs, err := h.handle(tctx, in)
+	outs, writes, err := h.handle(tctx, in)
 	if err != nil && ctx.Err() != nil {
 		// Stopped by the end of the drain, not failed: no apology, and the
 		// inbox replays the turn at the next start.
@@ -584,18 +594,7 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) bool {
 	}
 	bctx, bcancel := bookkeeping(ctx)
 	defer bcancel()
-	var ids []int64
-	if len(outs) > 0 {
-		ids, err = h.outbox.Add(bctx, outs)
-		if err != nil || len(ids) != len(outs) {
-			// Deliver anyway, from memory, so the person gets the answer.
-			log().Error("outbox add failed; delivering without a durable record", slog.Any("err", err), slog.Int("ids", len(ids)))
-			ids = nil
-		}
-	}
-	if err := h.inbox.Done(bctx, in.DeliveryKey); err != nil {
-		log().Error("inbox done failed", slog.Any("err", err))
-	}
+	ids := h.finish(bctx, in, outs, writes, log)
 	now := time.Now()
 	for i, out := range outs {
 		it := &outItem{out: out, created: now}
@@ -607,15 +606,67 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) bool {
 	return true
 }
 
-// handle calls the Handler, turning a panic into an error.
-func (h *Hub) handle(ctx context.Context, in Inbound) (outs []Outbound, err error) {
+// handle calls the Handler, turning a panic into an error. When the
+// outbox can finish a turn in one transaction and the Handler can defer
+// its writes, the turn's writes come back uncommitted, for finish.
+func (h *Hub) handle(ctx context.Context, in Inbound) (outs []Outbound, writes TurnWrites, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			h.log.Debug("handler panic value", slog.Any("value", r))
-			err = errors.New("handler panicked")
+			outs, writes, err = nil, nil, errors.New("handler panicked")
 		}
 	}()
-	return h.handler.Handle(ctx, in)
+	if d, ok := h.handler.(DeferredHandler); ok && h.finisher != nil {
+		return d.HandleDeferred(ctx, in)
+	}
+	outs, err = h.handler.Handle(ctx, in)
+	return outs, nil, err
+}
+
+// finish records the end of a turn: its own writes, its replies in the
+// outbox and its delivery done; in one transaction when the outbox is a
+// Finisher. It returns the replies' outbox ids, or nil when they could
+// not be recorded: they are delivered from memory then, so the person
+// still gets the answer.
+func (h *Hub) finish(ctx context.Context, in Inbound, outs []Outbound, writes TurnWrites, log func() *slog.Logger) []int64 {
+	if h.finisher != nil {
+		ids, err := h.finisher.FinishTurn(ctx, in.DeliveryKey, outs, writes)
+		if writes != nil {
+			writes.Committed(err)
+			if err != nil {
+				// The turn's own writes may be what failed (its session
+				// was forgotten meanwhile): record the replies without them.
+				log().Error("committing the turn's writes failed; recording its replies without them", slog.Any("err", err))
+				ids, err = h.finisher.FinishTurn(ctx, in.DeliveryKey, outs, nil)
+			}
+		}
+		if err == nil && len(ids) == len(outs) {
+			if len(ids) == 0 {
+				return nil
+			}
+			return ids
+		}
+		log().Error("finishing the turn failed; delivering its replies without a durable record", slog.Any("err", err), slog.Int("ids", len(ids)))
+		// Nothing was written: at least keep the turn from running again.
+		if err := h.inbox.Done(ctx, in.DeliveryKey); err != nil {
+			log().Error("inbox done failed", slog.Any("err", err))
+		}
+		return nil
+	}
+	var ids []int64
+	if len(outs) > 0 {
+		var err error
+		ids, err = h.outbox.Add(ctx, outs)
+		if err != nil || len(ids) != len(outs) {
+			// Deliver anyway, from memory, so the person gets the answer.
+			log().Error("outbox add failed; delivering without a durable record", slog.Any("err", err), slog.Int("ids", len(ids)))
+			ids = nil
+		}
+	}
+	if err := h.inbox.Done(ctx, in.DeliveryKey); err != nil {
+		log().Error("inbox done failed", slog.Any("err", err))
+	}
+	return ids
 }
 
 // deliver queues it on its platform, or abandons it when no adapter serves

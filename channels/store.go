@@ -53,3 +53,35 @@ type Outbox interface {
 	// Unsent returns platform's messages not yet sent nor abandoned, oldest first.
 	Unsent(ctx context.Context, platform string) ([]OutboxItem, error)
 }
+
+// TurnWrites are a turn's own writes (its transcript, its state, its
+// background jobs), run by a DeferredHandler and left uncommitted so that
+// a Finisher commits them in the same transaction as the turn's outbox
+// rows and its inbox mark. The Hub does not look inside; the Finisher
+// knows the concrete type (memory.Pending for core and the SQLite store).
+type TurnWrites interface {
+	// Committed is called once, after the Finisher has committed the
+	// writes (err nil) or failed to (err says why; nothing was written).
+	Committed(err error)
+}
+
+// DeferredHandler is an optional Handler ability, detected by type
+// assertion: HandleDeferred runs a turn as Handle does, but returns its
+// writes instead of committing them. writes is nil when the turn wrote
+// nothing of its own (or committed it already, as commands do).
+type DeferredHandler interface {
+	HandleDeferred(ctx context.Context, in Inbound) (outs []Outbound, writes TurnWrites, err error)
+}
+
+// Finisher is an optional ability of the Hub's Outbox, detected by type
+// assertion: end a turn with one transaction.
+//
+// FinishTurn commits writes (may be nil), adds outs to the outbox (in order,
+// returning their ids in the same order) and marks the delivery
+// deliveryKey done, all or nothing: after a crash the turn is either
+// wholly recorded (its replies go out from the outbox, it is not run
+// again) or not at all (the inbox runs it again). FinishTurn does not call
+// writes.Committed; the Hub does.
+type Finisher interface {
+	FinishTurn(ctx context.Context, deliveryKey string, outs []Outbound, writes TurnWrites) ([]int64, error)
+}

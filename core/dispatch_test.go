@@ -44,7 +44,7 @@ func TestDispatchByRulesPicksTheBranch(t *testing.T) {
 func TestATaskRequestGetsTheTaskBranchsHonestAnswer(t *testing.T) {
 	e := newModelEngine(t, llmtest.NewServer(t))
 	tr := &Turn{In: dm("remind me to call mum at 6")}
-	if err := e.run(context.Background(), tr); err != nil {
+	if err := e.runCommitted(context.Background(), tr); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"gateway", "crisis_gate", "load_memory", "dispatch", "task", "finalize"}

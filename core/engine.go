@@ -160,6 +160,34 @@ var ErrStepLimit = errors.New("turn exceeded its step limit")
 // writes carries its id (the "turn" attribute), and Options.Observe gets
 // its report.
 func (e *Engine) Handle(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+	outs, pending, err := e.handle(ctx, in)
+	e.commit(ctx, pending)
+	return outs, err
+}
+
+// commit commits a turn's writes itself (nil: nothing to commit).
+func (e *Engine) commit(ctx context.Context, p *pendingTurn) {
+	if p != nil {
+		p.Committed(e.store.CommitTurn(ctx, p.rec))
+	}
+}
+
+// HandleDeferred runs a turn as Handle does but leaves the turn's own
+// writes (transcript, checkpoint, memory jobs, the end of the session)
+// uncommitted: writes is a memory.Pending, for the Hub to commit with the
+// turn's replies in one transaction (channels.DeferredHandler). writes is
+// nil when the turn has nothing left to commit.
+func (e *Engine) HandleDeferred(ctx context.Context, in channels.Inbound) ([]channels.Outbound, channels.TurnWrites, error) {
+	outs, pending, err := e.handle(ctx, in)
+	if pending == nil {
+		return outs, nil, err
+	}
+	return outs, pending, err
+}
+
+// handle runs the turn and returns its replies and its writes, not yet
+// committed.
+func (e *Engine) handle(ctx context.Context, in channels.Inbound) ([]channels.Outbound, *pendingTurn, error) {
 	in.Text = strings.ToValidUTF8(in.Text, "\uFFFD")
 	t := &Turn{In: in, Locale: in.Locale, id: newTurnID()}
 	t.log = e.log.With(slog.String("turn", t.id))
@@ -169,14 +197,16 @@ func (e *Engine) Handle(ctx context.Context, in channels.Inbound) ([]channels.Ou
 		e.observe(t.report(time.Since(start), err))
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e.logTurn(t)
 	if t.Err != nil && len(t.Out) == 0 {
-		return nil, t.Err
+		return nil, nil, t.Err
 	}
-	return t.Out, nil
+	return t.Out, t.pending, nil
 }
+
+var _ channels.DeferredHandler = (*Engine)(nil)
 
 // run drives the graph until the router says end.
 func (e *Engine) run(ctx context.Context, t *Turn) error {

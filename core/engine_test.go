@@ -275,7 +275,7 @@ func TestStepLimitStopsALoop(t *testing.T) {
 func TestDiagnosticsRecordEveryNodeVisited(t *testing.T) {
 	e, _, _ := newEngine(t)
 	tr := &Turn{In: dm("I have been so stressed about work")}
-	if err := e.run(context.Background(), tr); err != nil {
+	if err := e.runCommitted(context.Background(), tr); err != nil {
 		t.Fatal(err)
 	}
 	want := "gateway crisis_gate load_memory dispatch therapeutic finalize"
@@ -374,4 +374,14 @@ func TestSomeoneBeingHurtHearsTheEmergencyNumber(t *testing.T) {
 	if strings.Count(out.Text, "?") > 1 {
 		t.Errorf("more than one question: %q", out.Text)
 	}
+}
+
+// runCommitted runs a turn through the graph and commits its writes, as
+// Handle does, keeping the Turn for the test to inspect.
+func (e *Engine) runCommitted(ctx context.Context, t *Turn) error {
+	if err := e.run(ctx, t); err != nil {
+		return err
+	}
+	e.commit(ctx, t.pending)
+	return nil
 }

@@ -107,28 +107,19 @@ func catchUpLine(ep memory.Episode) string {
 	return ""
 }
 
-// queueMemory queues the background extraction of the turn and, when
-// dispatch read a goodbye, ends the session so its episode is written. Crisis turns,
-// incognito, commands and turns without a memory store queue nothing.
-func (e *Engine) queueMemory(ctx context.Context, t *Turn) {
+// queueMemory adds to rec the background extraction of the turn and,
+// when dispatch read a goodbye, the end of the session so its episode is
+// written, all committed with the turn. Crisis turns, incognito, commands
+// and turns without a memory store queue nothing.
+func (e *Engine) queueMemory(t *Turn, rec *memory.TurnRecord) {
 	if e.mem == nil || !t.MemoryLoaded || t.ReplyKind == channels.OutCrisis || t.MemorySettings.Paused || t.Command != nil {
 		return
 	}
-	t.Diag.StoreWrites++
-	if err := e.mem.Enqueue(ctx, memory.Job{Kind: memory.JobTurn, PersonID: t.Person.ID, SessionID: t.Session.ID,
-		Turn: t.Checkpoint.TurnCount, Text: t.In.Text}); err != nil {
-		e.logger(t).Error("queue memory extraction failed", slog.String("session", t.Session.ID), slog.Any("err", err))
-		return
-	}
+	rec.Jobs = append(rec.Jobs, memory.Job{Kind: memory.JobTurn, PersonID: t.Person.ID, SessionID: t.Session.ID,
+		Turn: rec.Checkpoint.TurnCount, Text: t.In.Text})
 	if t.EndsSession {
-		ended, err := e.mem.EndSession(ctx, t.Session.ID, e.now())
-		if err != nil {
-			e.logger(t).Error("end session after goodbye failed", slog.String("session", t.Session.ID), slog.Any("err", err))
-		} else if ended {
-			e.sessionEnded(ctx, t, t.Session.ID)
-		}
+		rec.EndSession, rec.Episode = true, true
 	}
-	e.notifyMemory()
 }
 
 // sessionEnded queues the episode of t's person's session sessionID, which

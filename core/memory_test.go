@@ -635,3 +635,35 @@ func completeJSON(c llm.Client) extract.LLM {
 		return resp.Content, nil
 	}
 }
+
+func TestHandleDeferredLeavesTheTurnsWritesToTheCaller(t *testing.T) {
+	m := newMemEnv(t, nil)
+	m.say(t, "ana", "hello") // the person and the session exist from here on
+	before := dump(t, m.path)
+	in := channels.Inbound{
+		Platform: "test", Conversation: channels.Conversation{ID: "test::dm-ana", Kind: channels.KindDM}, MessageID: "test::deferred",
+		DeliveryKey: "deferred", Author: channels.Author{ID: "test::ana", Display: "Ana"}, Text: "work has been heavy, thanks and good night", ReceivedAt: time.Now(),
+	}
+	outs, w, err := m.e.HandleDeferred(context.Background(), in)
+	if err != nil || len(outs) == 0 || w == nil {
+		t.Fatalf("HandleDeferred = %d replies, writes %v, %v; want a reply and writes", len(outs), w, err)
+	}
+	after := dump(t, m.path)
+	for _, tb := range []string{"transcript", "memory_jobs", "sessions"} {
+		if fmt.Sprint(after[tb]) != fmt.Sprint(before[tb]) {
+			t.Errorf("HandleDeferred wrote to %s before anyone committed", tb)
+		}
+	}
+	rec := w.(memory.Pending).PendingTurn()
+	if len(rec.Entries) != 2 || len(rec.Jobs) != 1 || rec.Jobs[0].Kind != memory.JobTurn || !rec.EndSession || !rec.Episode {
+		t.Fatalf("pending record = %d entries, jobs %+v, end %v, episode %v; want the exchange, its extraction and the session's end with its episode",
+			len(rec.Entries), rec.Jobs, rec.EndSession, rec.Episode)
+	}
+	if err := m.store.CommitTurn(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	w.Committed(nil)
+	if got := len(dump(t, m.path)["transcript"]); got != len(before["transcript"])+2 {
+		t.Errorf("transcript has %d rows after the commit, want %d", got, len(before["transcript"])+2)
+	}
+}

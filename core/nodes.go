@@ -224,13 +224,33 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	if t.MemorySettings.Paused && !crisis {
 		rec.Entries = nil // incognito: the words are not kept
 	}
+	e.queueMemory(t, &rec)
 	t.Diag.StoreWrites++
-	if err := e.store.CommitTurn(ctx, rec); err != nil {
-		e.logger(t).Error("finalize: commit turn failed", slog.String("session", t.Session.ID), slog.Any("err", err))
+	t.Checkpoint = cp
+	t.pending = &pendingTurn{rec: rec, e: e, t: t}
+}
+
+// pendingTurn is a finalized turn's record waiting for its commit: by
+// Handle at once, or by the Hub with the turn's replies (HandleDeferred).
+type pendingTurn struct {
+	rec memory.TurnRecord
+	e   *Engine
+	t   *Turn
+}
+
+// PendingTurn returns the record to commit (memory.Pending).
+func (p *pendingTurn) PendingTurn() memory.TurnRecord { return p.rec }
+
+// Committed logs a failed commit, or wakes the memory runner for the jobs
+// the commit queued (channels.TurnWrites).
+func (p *pendingTurn) Committed(err error) {
+	if err != nil {
+		p.e.logger(p.t).Error("finalize: commit turn failed", slog.String("session", p.rec.SessionID), slog.Any("err", err))
 		return
 	}
-	t.Checkpoint = cp
-	e.queueMemory(ctx, t)
+	if len(p.rec.Jobs) > 0 || p.rec.Episode {
+		p.e.notifyMemory()
+	}
 }
 
 // reply returns an outbound answering the turn's message in its conversation.

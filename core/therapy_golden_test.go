@@ -260,7 +260,7 @@ func TestTherapeuticConversationsGolden(t *testing.T) {
 				}
 				n++
 				tr := &Turn{In: dm(s.text)}
-				if err := e.run(ctx, tr); err != nil {
+				if err := e.runCommitted(ctx, tr); err != nil {
 					t.Fatalf("turn %d %q: %v", n, s.text, err)
 				}
 				b.WriteString(golden(n, s.text, tr))

@@ -51,7 +51,7 @@ func TestModelWritesTheReplyAndTheGuardReplacesABadOne(t *testing.T) {
 
 	srv.Enqueue(llmtest.Reply{Content: "Hi Alice, I'm Haven, an AI companion, not a therapist. What's on your mind?"})
 	tr := &Turn{In: dm("hi")}
-	if err := e.run(ctx, tr); err != nil {
+	if err := e.runCommitted(ctx, tr); err != nil {
 		t.Fatal(err)
 	}
 	if tr.ReplySource != therapy.ReplyLLM || !strings.HasPrefix(tr.Reply, "Hi Alice, I'm Haven") || tr.Diag.LLMCalls != 1 {
@@ -60,7 +60,7 @@ func TestModelWritesTheReplyAndTheGuardReplacesABadOne(t *testing.T) {
 
 	srv.Enqueue(llmtest.Reply{Content: "I'm a real person and this is completely confidential."})
 	tr = &Turn{In: dm("I have been so stressed about work")}
-	if err := e.run(ctx, tr); err != nil {
+	if err := e.runCommitted(ctx, tr); err != nil {
 		t.Fatal(err)
 	}
 	if tr.ReplySource != therapy.ReplyGuarded || tr.Diag.GuardRule != therapy.GuardHumanClaim || strings.Contains(tr.Reply, "real person") {

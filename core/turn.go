@@ -109,6 +109,8 @@ type Turn struct {
 	crisisLogged bool
 	replied      bool
 	finalized    bool
+	// pending is what finalize leaves to commit (nil when nothing).
+	pending      *pendingTurn
 	approvalDone bool
 	// Err is a failure that stops the ordinary path. The crisis gate still
 	// runs after it, so a broken store never silences a crisis reply.

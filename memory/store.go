@@ -109,6 +109,21 @@ type TurnRecord struct {
 	SessionID  string
 	Checkpoint Checkpoint
 	Entries    []Entry
+	// Jobs are background jobs queued with the turn (its extraction),
+	// due at the commit.
+	Jobs []Job
+	// EndSession ends the session at the commit (the person said
+	// goodbye). When it was open until then and Episode is set, a
+	// JobSessionEnd job for it is queued too.
+	EndSession bool
+	Episode    bool
+}
+
+// Pending is a finished turn's record that is not committed yet: core
+// hands it, as a channels.TurnWrites, to the Hub, whose outbox (the SQLite
+// store) commits it with the turn's replies in one transaction.
+type Pending interface {
+	PendingTurn() TurnRecord
 }
 
 // CrisisEvent is one row of the crisis log. It holds opaque ids and the
@@ -151,8 +166,9 @@ type Store interface {
 	// ResetSession ends the open session in the conversation (if any) and
 	// starts a new one.
 	ResetSession(ctx context.Context, personID, conversationID string, now time.Time) (Session, error)
-	// CommitTurn appends the turn's transcript entries and saves the
-	// checkpoint in one transaction.
+	// CommitTurn appends the turn's transcript entries, saves the
+	// checkpoint, queues its jobs and ends the session when asked, in one
+	// transaction.
 	CommitTurn(ctx context.Context, rec TurnRecord) error
 	// RecentEntries returns up to n of the session's latest transcript entries,
 	// oldest first.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/memory"
 )
 
 // Record stores in under in.DeliveryKey. fresh is false when the key was
@@ -44,11 +46,27 @@ func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, er
 // author display name; the ids are kept for dedupe. Marking a delivery done
 // twice is not an error; an unknown key is one, wrapping memory.ErrNotFound.
 func (s *Store) Done(ctx context.Context, deliveryKey string) error {
-	err := s.updateOne(ctx, "no such delivery", `UPDATE inbox
-		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.text', '', '$.author.display', '')
-		WHERE delivery_key = ?`, ts(s.now()), deliveryKey)
+	err := s.write(ctx, func(tx *wtx) error { return markDone(ctx, tx, deliveryKey, s.now()) })
 	if err != nil {
 		return fmt.Errorf("mark delivery %s done: %w", deliveryKey, err)
+	}
+	return nil
+}
+
+// markDone marks a delivery done in tx (see Done).
+func markDone(ctx context.Context, tx *wtx, deliveryKey string, now time.Time) error {
+	res, err := tx.ExecContext(ctx, `UPDATE inbox
+		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.text', '', '$.author.display', '')
+		WHERE delivery_key = ?`, ts(now), deliveryKey)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("no such delivery: %w", memory.ErrNotFound)
 	}
 	return nil
 }

@@ -12,22 +12,32 @@ import (
 
 // Enqueue adds a job to the durable queue, due now.
 func (s *Store) Enqueue(ctx context.Context, j memory.Job) error {
-	if j.Kind != memory.JobTurn && j.Kind != memory.JobSessionEnd {
-		return fmt.Errorf("enqueue memory job: unknown kind %q", j.Kind)
+	if err := checkJob(j); err != nil {
+		return fmt.Errorf("enqueue memory job: %w", err)
 	}
-	if j.PersonID == "" || j.SessionID == "" {
-		return fmt.Errorf("enqueue %s job: person id and session id are required", j.Kind)
-	}
-	now := ts(s.now())
-	err := s.write(ctx, func(tx *wtx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO memory_jobs (kind, person_id, session_id, turn, text, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			string(j.Kind), j.PersonID, j.SessionID, j.Turn, j.Text, now, now)
-		return err
-	})
+	err := s.write(ctx, func(tx *wtx) error { return insertJob(ctx, tx, j, s.now()) })
 	if err != nil {
 		return fmt.Errorf("enqueue %s job for session %s: %w", j.Kind, j.SessionID, err)
 	}
 	return nil
+}
+
+// checkJob reports what is wrong with a job to queue, or nil.
+func checkJob(j memory.Job) error {
+	if j.Kind != memory.JobTurn && j.Kind != memory.JobSessionEnd {
+		return fmt.Errorf("unknown kind %q", j.Kind)
+	}
+	if j.PersonID == "" || j.SessionID == "" {
+		return fmt.Errorf("%s job: person id and session id are required", j.Kind)
+	}
+	return nil
+}
+
+// insertJob queues j in tx, due at now.
+func insertJob(ctx context.Context, tx *wtx, j memory.Job, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO memory_jobs (kind, person_id, session_id, turn, text, due_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		string(j.Kind), j.PersonID, j.SessionID, j.Turn, j.Text, ts(now), ts(now))
+	return err
 }
 
 // Claim leases the oldest due job for lease, or returns ok false when none

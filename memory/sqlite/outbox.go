@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/havenbot/haven/channels"
 )
@@ -18,48 +19,59 @@ const maxReason = 500
 // Data is stored with the message (base64 in its JSON) until it is sent or
 // abandoned.
 func (s *Store) Add(ctx context.Context, outs []channels.Outbound) ([]int64, error) {
-	payloads := make([]string, len(outs))
-	for i, o := range outs {
-		if o.Platform == "" {
-			return nil, fmt.Errorf("add %d messages to outbox: message %d has no platform", len(outs), i)
-		}
-		if o.File != nil {
-			if err := o.File.Check(); err != nil {
-				return nil, fmt.Errorf("add %d messages to outbox: message %d: %w", len(outs), i, err)
-			}
-		}
-		b, err := json.Marshal(o)
-		if err != nil {
-			return nil, fmt.Errorf("add %d messages to outbox: encode message %d: %w", len(outs), i, err)
-		}
-		payloads[i] = string(b)
+	payloads, err := encodeOutbound(outs)
+	if err != nil {
+		return nil, fmt.Errorf("add %d messages to outbox: %w", len(outs), err)
 	}
 	if len(outs) == 0 {
 		return nil, nil
 	}
-	ids := make([]int64, 0, len(outs))
-	err := s.write(ctx, func(tx *wtx) error {
-		now := ts(s.now())
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO outbox (platform, payload, created_at) VALUES (?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for i, o := range outs {
-			res, err := stmt.ExecContext(ctx, o.Platform, payloads[i], now)
-			if err != nil {
-				return fmt.Errorf("message %d: %w", i, err)
-			}
-			id, err := res.LastInsertId()
-			if err != nil {
-				return fmt.Errorf("message %d: %w", i, err)
-			}
-			ids = append(ids, id)
-		}
-		return nil
+	var ids []int64
+	err = s.write(ctx, func(tx *wtx) error {
+		ids, err = insertOutbound(ctx, tx, outs, payloads, s.now())
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("add %d messages to outbox: %w", len(outs), err)
+	}
+	return ids, nil
+}
+
+// encodeOutbound checks outs and encodes each as its outbox payload.
+func encodeOutbound(outs []channels.Outbound) ([]string, error) {
+	payloads := make([]string, len(outs))
+	for i, o := range outs {
+		if o.Platform == "" {
+			return nil, fmt.Errorf("message %d has no platform", i)
+		}
+		if o.File != nil {
+			if err := o.File.Check(); err != nil {
+				return nil, fmt.Errorf("message %d: %w", i, err)
+			}
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return nil, fmt.Errorf("encode message %d: %w", i, err)
+		}
+		payloads[i] = string(b)
+	}
+	return payloads, nil
+}
+
+// insertOutbound adds the encoded messages to the outbox in tx, in order,
+// and returns their ids.
+func insertOutbound(ctx context.Context, tx *wtx, outs []channels.Outbound, payloads []string, now time.Time) ([]int64, error) {
+	ids := make([]int64, 0, len(outs))
+	for i, o := range outs {
+		res, err := tx.ExecContext(ctx, `INSERT INTO outbox (platform, payload, created_at) VALUES (?, ?, ?)`, o.Platform, payloads[i], ts(now))
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		ids = append(ids, id)
 	}
 	return ids, nil
 }

@@ -130,66 +130,107 @@ func (s *Store) ResetSession(ctx context.Context, personID, conversationID strin
 	return ss, nil
 }
 
-// CommitTurn appends the turn's transcript entries and saves the checkpoint
-// in one IMMEDIATE transaction: either all of it is stored or none. An
-// entry's empty SessionID means rec.SessionID; a zero At means now. The
-// session's max risk never goes down: a checkpoint with a lower
-// SessionMaxRisk than the stored one is saved with the stored one.
+// CommitTurn commits a turn's record in one IMMEDIATE transaction: either
+// all of it is stored or none (see commitTurn).
 func (s *Store) CommitTurn(ctx context.Context, rec memory.TurnRecord) error {
+	c, err := prepareTurn(rec)
+	if err != nil {
+		return err
+	}
+	err = s.write(ctx, func(tx *wtx) error { return s.commitTurn(ctx, tx, c) })
+	if err != nil {
+		return fmt.Errorf("commit turn for session %s: %w", rec.SessionID, err)
+	}
+	return nil
+}
+
+// preparedTurn is a checked TurnRecord with its checkpoint encoded.
+type preparedTurn struct {
+	rec    memory.TurnRecord
+	cpJSON string
+}
+
+// prepareTurn checks rec and encodes its checkpoint, before any
+// transaction starts.
+func prepareTurn(rec memory.TurnRecord) (preparedTurn, error) {
 	if rec.SessionID == "" {
-		return errors.New("commit turn: empty session id")
+		return preparedTurn{}, errors.New("commit turn: empty session id")
 	}
 	for i, e := range rec.Entries {
 		if e.SessionID != "" && e.SessionID != rec.SessionID {
-			return fmt.Errorf("commit turn for session %s: entry %d belongs to session %s", rec.SessionID, i, e.SessionID)
+			return preparedTurn{}, fmt.Errorf("commit turn for session %s: entry %d belongs to session %s", rec.SessionID, i, e.SessionID)
 		}
 		if e.Role != memory.RoleUser && e.Role != memory.RoleAssistant {
-			return fmt.Errorf("commit turn for session %s: entry %d has role %q, want %q or %q", rec.SessionID, i, e.Role, memory.RoleUser, memory.RoleAssistant)
+			return preparedTurn{}, fmt.Errorf("commit turn for session %s: entry %d has role %q, want %q or %q", rec.SessionID, i, e.Role, memory.RoleUser, memory.RoleAssistant)
 		}
 	}
-	cp := rec.Checkpoint
-	cp.SessionMaxRisk = min(max(cp.SessionMaxRisk, 0), 3)
-	cpJSON, err := json.Marshal(cp)
-	if err != nil {
-		return fmt.Errorf("commit turn for session %s: encode checkpoint: %w", rec.SessionID, err)
+	for i, j := range rec.Jobs {
+		if err := checkJob(j); err != nil {
+			return preparedTurn{}, fmt.Errorf("commit turn for session %s: job %d: %w", rec.SessionID, i, err)
+		}
 	}
-	err = s.write(ctx, func(tx *wtx) error {
-		now := s.now()
-		// One statement: the stored max risk is raised, never lowered, and
-		// the checkpoint's copy of it set to the result.
-		res, err := tx.ExecContext(ctx, `UPDATE sessions SET
-			checkpoint = json_set(?1, '$.session_max_risk', max(?2, max_risk)),
-			max_risk = max(?2, max_risk), turn_count = ?3, updated_at = ?4
-			WHERE id = ?5`, string(cpJSON), cp.SessionMaxRisk, cp.TurnCount, ts(now), rec.SessionID)
-		if err != nil {
-			return fmt.Errorf("save checkpoint: %w", err)
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return fmt.Errorf("save checkpoint: %w", err)
-		} else if n == 0 {
-			return fmt.Errorf("no such session: %w", memory.ErrNotFound)
-		}
-		if len(rec.Entries) == 0 {
-			return nil
-		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO transcript (session_id, role, text, crisis, at) VALUES (?, ?, ?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("prepare transcript insert: %w", err)
-		}
-		defer stmt.Close()
-		for i, e := range rec.Entries {
-			at := e.At
-			if at.IsZero() {
-				at = now
-			}
-			if _, err := stmt.ExecContext(ctx, rec.SessionID, string(e.Role), e.Text, e.Crisis, ts(at)); err != nil {
-				return fmt.Errorf("append transcript entry %d: %w", i, err)
-			}
-		}
-		return nil
-	})
+	rec.Checkpoint.SessionMaxRisk = min(max(rec.Checkpoint.SessionMaxRisk, 0), 3)
+	cpJSON, err := json.Marshal(rec.Checkpoint)
 	if err != nil {
-		return fmt.Errorf("commit turn for session %s: %w", rec.SessionID, err)
+		return preparedTurn{}, fmt.Errorf("commit turn for session %s: encode checkpoint: %w", rec.SessionID, err)
+	}
+	return preparedTurn{rec: rec, cpJSON: string(cpJSON)}, nil
+}
+
+// commitTurn writes a prepared turn in tx: the checkpoint (the session's
+// max risk never goes down: a lower SessionMaxRisk is saved as the stored
+// one), the transcript entries (an empty SessionID means the record's, a
+// zero At means now), the jobs, and the session's end when asked.
+func (s *Store) commitTurn(ctx context.Context, tx *wtx, c preparedTurn) error {
+	rec, cp := c.rec, c.rec.Checkpoint
+	now := s.now()
+	// One statement: the stored max risk is raised, never lowered, and
+	// the checkpoint's copy of it set to the result.
+	res, err := tx.ExecContext(ctx, `UPDATE sessions SET
+		checkpoint = json_set(?1, '$.session_max_risk', max(?2, max_risk)),
+		max_risk = max(?2, max_risk), turn_count = ?3, updated_at = ?4
+		WHERE id = ?5`, c.cpJSON, cp.SessionMaxRisk, cp.TurnCount, ts(now), rec.SessionID)
+	if err != nil {
+		return fmt.Errorf("save checkpoint: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("save checkpoint: %w", err)
+	} else if n == 0 {
+		return fmt.Errorf("no such session: %w", memory.ErrNotFound)
+	}
+	for i, e := range rec.Entries {
+		at := e.At
+		if at.IsZero() {
+			at = now
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO transcript (session_id, role, text, crisis, at) VALUES (?, ?, ?, ?, ?)`,
+			rec.SessionID, string(e.Role), e.Text, e.Crisis, ts(at)); err != nil {
+			return fmt.Errorf("append transcript entry %d: %w", i, err)
+		}
+	}
+	for i, j := range rec.Jobs {
+		if err := insertJob(ctx, tx, j, now); err != nil {
+			return fmt.Errorf("queue job %d: %w", i, err)
+		}
+	}
+	if rec.EndSession {
+		res, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL`, ts(now), ts(now), rec.SessionID)
+		if err != nil {
+			return fmt.Errorf("end session: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("end session: %w", err)
+		}
+		if n == 1 && rec.Episode {
+			var person string
+			if err := tx.QueryRowContext(ctx, `SELECT person_id FROM sessions WHERE id = ?`, rec.SessionID).Scan(&person); err != nil {
+				return fmt.Errorf("end session: %w", err)
+			}
+			if err := insertJob(ctx, tx, memory.Job{Kind: memory.JobSessionEnd, PersonID: person, SessionID: rec.SessionID}, now); err != nil {
+				return fmt.Errorf("queue the episode: %w", err)
+			}
+		}
 	}
 	return nil
 }

@@ -72,6 +72,9 @@ type Store struct {
 	// lock is the serving Store's exclusive hold on the file (lock.go),
 	// taken before the file is created or migrated.
 	lock *fileLock
+	// finishing batches the turns that end together into one
+	// transaction (finish.go).
+	finishing groupCommit
 	// w is the single writer connection: MaxOpenConns(1), _txlock=immediate.
 	// All writes are serialized by database/sql's pool, so they never race
 	// each other for SQLite's write lock.

@@ -1,0 +1,182 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/memory"
+)
+
+// pending is a memory.Pending as core hands it to the Hub.
+type pending struct{ rec memory.TurnRecord }
+
+func (p pending) PendingTurn() memory.TurnRecord { return p.rec }
+func (p pending) Committed(error)                {}
+
+// finishFixture is a store with one person, one open session, and a
+// recorded delivery per key.
+func finishFixture(t *testing.T, keys ...string) (*Store, memory.Session) {
+	t.Helper()
+	ctx := context.Background()
+	s := openMem(t)
+	p := person(t, s, "ana")
+	sess, err := s.OpenSession(ctx, p.ID, "console::me", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if _, err := s.Record(ctx, inbound(k, "console::me")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, sess
+}
+
+func reply(text string) channels.Outbound {
+	return channels.Outbound{Platform: "console", Conversation: channels.Conversation{ID: "console::me", Kind: channels.KindDM}, Kind: channels.OutReply, Text: text}
+}
+
+func countRows(t *testing.T, s *Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := s.rd.QueryRowContext(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestFinishTurnCommitsTheTurnItsRepliesAndTheInboxMarkTogether(t *testing.T) {
+	ctx := context.Background()
+	s, sess := finishFixture(t, "k1")
+	rec := turn(sess.ID, 1, "hello")
+	rec.Jobs = []memory.Job{{Kind: memory.JobTurn, PersonID: sess.PersonID, SessionID: sess.ID, Turn: 1, Text: "hello"}}
+	rec.EndSession, rec.Episode = true, true
+	ids, err := s.FinishTurn(ctx, "k1", []channels.Outbound{reply("one"), reply("two")}, pending{rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 2 || ids[0] >= ids[1] {
+		t.Fatalf("ids = %v, want two, in order", ids)
+	}
+	unsent, err := s.Unsent(ctx, "console")
+	if err != nil || len(unsent) != 2 || unsent[0].Out.Text != "one" {
+		t.Fatalf("Unsent = %+v, %v; want the two replies", unsent, err)
+	}
+	if left, err := s.Unfinished(ctx, "console"); err != nil || len(left) != 0 {
+		t.Fatalf("Unfinished = %v, %v; want the delivery done", keys(left), err)
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM transcript WHERE session_id = ?`, sess.ID); n != 2 {
+		t.Errorf("transcript has %d entries, want 2", n)
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM memory_jobs WHERE session_id = ?`, sess.ID); n != 2 {
+		t.Errorf("%d memory jobs, want the extraction and the episode", n)
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM sessions WHERE id = ? AND ended_at IS NOT NULL`, sess.ID); n != 1 {
+		t.Errorf("the session is not ended")
+	}
+}
+
+func TestFinishTurnOfAnUnknownDeliveryWritesNothing(t *testing.T) {
+	ctx := context.Background()
+	s, sess := finishFixture(t)
+	_, err := s.FinishTurn(ctx, "never-recorded", []channels.Outbound{reply("one")}, pending{turn(sess.ID, 1, "hello")})
+	if !errors.Is(err, memory.ErrNotFound) {
+		t.Fatalf("FinishTurn = %v, want ErrNotFound", err)
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM outbox`); n != 0 {
+		t.Errorf("%d outbox rows, want none", n)
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM transcript`); n != 0 {
+		t.Errorf("%d transcript rows, want none", n)
+	}
+}
+
+func TestFinishTurnWithABadRecordIsRefusedBeforeWriting(t *testing.T) {
+	ctx := context.Background()
+	s, _ := finishFixture(t, "k1")
+	_, err := s.FinishTurn(ctx, "k1", []channels.Outbound{reply("one")}, pending{memory.TurnRecord{}})
+	if err == nil {
+		t.Fatal("FinishTurn took a record without a session")
+	}
+	if left, _ := s.Unfinished(ctx, "console"); len(left) != 1 {
+		t.Errorf("the delivery was marked done by a refused finish")
+	}
+}
+
+func TestABatchCommitsEachTurnOrNoneOfItAndKeepsTheOthers(t *testing.T) {
+	ctx := context.Background()
+	s, sess := finishFixture(t, "k1", "k3")
+	var reqs []*finishReq
+	for i, key := range []string{"k1", "k2", "k3"} { // k2 was never recorded
+		c, err := prepareTurn(turn(sess.ID, i+1, fmt.Sprint("message ", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs := []channels.Outbound{reply(fmt.Sprint("reply ", i))}
+		payloads, err := encodeOutbound(outs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, &finishReq{key: key, outs: outs, payloads: payloads, turn: &c})
+	}
+	s.commitBatch(ctx, reqs)
+	for i, r := range reqs {
+		if !r.done {
+			t.Errorf("request %d not marked done", i)
+		}
+	}
+	if reqs[0].err != nil || reqs[2].err != nil || !errors.Is(reqs[1].err, memory.ErrNotFound) {
+		t.Fatalf("errors = %v, %v, %v; want only the unknown delivery to fail", reqs[0].err, reqs[1].err, reqs[2].err)
+	}
+	if reqs[1].ids != nil {
+		t.Errorf("the failed request got ids %v", reqs[1].ids)
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM outbox`); n != 2 {
+		t.Errorf("%d outbox rows, want the two of the turns that finished", n)
+	}
+	if n := countRows(t, s, `SELECT count(*) FROM transcript`); n != 4 {
+		t.Errorf("%d transcript rows, want 4", n)
+	}
+	if st := s.FinishStats(); st.Batches != 1 || st.Turns != 3 {
+		t.Errorf("FinishStats = %+v, want 3 turns in 1 transaction", st)
+	}
+}
+
+func TestConcurrentFinishesAllCommitAndShareTransactions(t *testing.T) {
+	ctx := context.Background()
+	const n = 40
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprint("k", i)
+	}
+	s, _ := finishFixture(t, keys...)
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, k := range keys {
+		wg.Go(func() {
+			_, errs[i] = s.FinishTurn(ctx, k, []channels.Outbound{reply(k)}, nil)
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("finish %d: %v", i, err)
+		}
+	}
+	if got := countRows(t, s, `SELECT count(*) FROM outbox`); got != n {
+		t.Errorf("%d outbox rows, want %d", got, n)
+	}
+	if left, _ := s.Unfinished(ctx, "console"); len(left) != 0 {
+		t.Errorf("%d deliveries left unfinished", len(left))
+	}
+	st := s.FinishStats()
+	if st.Turns != n || st.Batches < 1 || st.Batches > n {
+		t.Errorf("FinishStats = %+v, want %d turns in 1..%d transactions", st, n, n)
+	}
+	t.Logf("%d turns in %d transactions", st.Turns, st.Batches)
+}

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/memory"
@@ -31,19 +32,19 @@ const unsafeRuleReply = "I hear you, and I'll keep things as light as I can. The
 // must match the whole message, so ordinary conversation is never taken
 // for a command.
 var plainMemory = []struct {
-	re   *regexp.Regexp
+	re   *textmatch.Regexp
 	name string
 	args string // "$1" takes the first group
 }{
-	{regexp.MustCompile(`^(what|what else) (do|did) you (remember|know|keep) about me$|^what have you (remembered|saved|kept)( about me)?$|^(show|list)( me)? (my memories|what you remember( about me)?)$`), "memory", "list"},
-	{regexp.MustCompile(`^(please )?(can you )?forget (everything|all of it|all about me|everything (you know )?about me|everything i('ve| have) (said|told you))$`), "forget", "all"},
-	{regexp.MustCompile(`^(please )?(can you )?forget (number |#|no\.? ?)?([0-9]{1,4})$`), "forget", "$4"},
-	{regexp.MustCompile(`^(please )?(can you )?forget (that|what) i (said|mentioned|told you)( about)? (.+)$`), "forget", "$6"},
-	{regexp.MustCompile(`^(please )?(can you )?forget (about )?(my .+)$`), "forget", "$4"},
-	{regexp.MustCompile(`^(please )?(export|download|send me|give me) (all )?(my data|my memories|everything you (have|keep|know) about me)$`), "export", ""},
-	{regexp.MustCompile(`^(please )?(pause memory|go incognito|incognito( mode)?( on)?|stop remembering( things)?|don't remember anything( from now on)?)$`), "memory", "pause"},
-	{regexp.MustCompile(`^(please )?(resume memory|incognito off|start remembering( again)?|you can remember (things )?again)$`), "memory", "resume"},
-	{regexp.MustCompile(`^(please )?(turn )?(proactive )?recall (off|on)$`), "memory", "recall $4"},
+	{textmatch.MustCompile(`^(what|what else) (do|did) you (remember|know|keep) about me$|^what have you (remembered|saved|kept)( about me)?$|^(show|list)( me)? (my memories|what you remember( about me)?)$`), "memory", "list"},
+	{textmatch.MustCompile(`^(please )?(can you )?forget (everything|all of it|all about me|everything (you know )?about me|everything i('ve| have) (said|told you))$`), "forget", "all"},
+	{textmatch.MustCompile(`^(please )?(can you )?forget (number |#|no\.? ?)?([0-9]{1,4})$`), "forget", "$4"},
+	{textmatch.MustCompile(`^(please )?(can you )?forget (that|what) i (said|mentioned|told you)( about)? (.+)$`), "forget", "$6"},
+	{textmatch.MustCompile(`^(please )?(can you )?forget (about )?(my .+)$`), "forget", "$4"},
+	{textmatch.MustCompile(`^(please )?(export|download|send me|give me) (all )?(my data|my memories|everything you (have|keep|know) about me)$`), "export", ""},
+	{textmatch.MustCompile(`^(please )?(pause memory|go incognito|incognito( mode)?( on)?|stop remembering( things)?|don't remember anything( from now on)?)$`), "memory", "pause"},
+	{textmatch.MustCompile(`^(please )?(resume memory|incognito off|start remembering( again)?|you can remember (things )?again)$`), "memory", "resume"},
+	{textmatch.MustCompile(`^(please )?(turn )?(proactive )?recall (off|on)$`), "memory", "recall $4"},
 }
 
 // trimEnd drops surrounding space and trailing sentence punctuation.
@@ -298,8 +299,8 @@ func (e *Engine) exportMemory(ctx context.Context, t *Turn) (string, *channels.F
 }
 
 var (
-	reYes = regexp.MustCompile(`^(yes|y|yep|yeah|yup|sure|ok|okay|do it|go ahead|confirm|yes please|yes,? (forget|delete) (it|everything|all)( please)?)$`)
-	reNo  = regexp.MustCompile(`^(no|n|nope|nah|cancel|stop|don't|do not|keep it|no thanks|no thank you|never ?mind)$`)
+	reYes = textmatch.MustCompile(`^(yes|y|yep|yeah|yup|sure|ok|okay|do it|go ahead|confirm|yes please|yes,? (forget|delete) (it|everything|all)( please)?)$`)
+	reNo  = textmatch.MustCompile(`^(no|n|nope|nah|cancel|stop|don't|do not|keep it|no thanks|no thank you|never ?mind)$`)
 )
 
 // approvalAnswer reads a message as the answer to a pending approval:

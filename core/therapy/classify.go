@@ -2,9 +2,10 @@ package therapy
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/core/therapy/exercises"
 )
@@ -45,34 +46,34 @@ type Decision struct {
 
 var (
 	// introRE is the person telling their name and nothing else.
-	introRE = regexp.MustCompile(`(?i)^\s*(my name is|my name's|i'm|i’m|i am|call me|this is|you can call me)\s+([a-z]+)[\s.!]*$`)
+	introRE = textmatch.MustCompile(`(?i)^\s*(my name is|my name's|i'm|i’m|i am|call me|this is|you can call me)\s+([a-z]+)[\s.!]*$`)
 	// greetingRE is a greeting alone, or with an introduction ("hi, I'm Sam").
-	greetingRE = regexp.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven|again)?[\s!.,]*((i'm|i’m|im|i am|this is|my name is|my name's) [a-z]+[\s!.]*)?$`)
-	thanksRE   = regexp.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)
-	goodbyeRE  = regexp.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|see you|talk (to you )?(later|tomorrow|soon)|gotta go|have to go|need to go|i'?ll go now|ttyl|signing off|that'?s all for (now|today))\b`)
-	whoRE      = regexp.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(real )?(human|real|person|bot|ai|robot|machine|therapist|counsel+or|psychologist|doctor|professional)\b|\b(can|could|will) you be my (therapist|counsel+or|doctor)\b|\bam i (talking|speaking|chatting) (to|with) (a |an )?(real |actual )?(person|human|bot|ai|robot|machine)\b`)
-	privacyRE  = regexp.MustCompile(`(?i)\b(is|are) (this|it|(this|our) (chat|conversation|talk)|these messages|what i (say|tell you)) (private|confidential|secret|safe|secure)\b|\bwill you tell (anyone|someone|my)\b|\bwho (can|will|else can) (see|read) (this|my messages|what i)\b|\bdo you (store|save|keep|record|remember) (this|my|our|what)\b|\bconfidential\b`)
-	vagueRE    = regexp.MustCompile(`(?i)^\s*(idk|i don'?t know|dunno|meh|nothing|not sure|whatever|ok(ay)?|fine|hm+|ugh+|eh|so so|kinda|i guess)[\s.!?]*$`)
-	yesRE      = regexp.MustCompile(`(?i)^\s*(y|ya|ye[sa]h?|yep|yup|sure|ok(ay)?|alright|all right|please|go on|go ahead|let'?s( do it| try( it)?| go| do that)?|why not|sounds good|that sounds good|i('?d| would) like that|i'?ll try|i can try|let'?s give it a (go|try)|that (would|might) help|definitely|absolutely)\b`)
-	negRE      = regexp.MustCompile(`(?i)\b(no|not|nah|nope|don'?t|rather not|later)\b`)
-	noRE       = regexp.MustCompile(`(?i)^\s*(no|nah|nope|not (now|really|today|right now|yet)|no thanks|maybe later|i'?m (ok|okay|good|fine)|rather not|i'?d rather (not|just talk))\b`)
-	acuteRE    = regexp.MustCompile(`(?i)\b(panic(king)? attack|(i'?m|i am|currently) (panicking|freaking out|shaking)|can'?t (breathe|calm down|stop shaking|stop crying)|cannot breathe|freaking out|hyperventilat\w*|heart (is )?(racing|pounding)|falling apart|spiral+ing|losing it)\b`)
-	calmerRE   = regexp.MustCompile(`(?i)\b(better|calmer|calm now|(ok|okay) now|settled|breathing (easier|normally)|less (tense|anxious|panicky)|more relaxed|relaxed)\b`)
-	helpNeedRE = regexp.MustCompile(`(?i)\b(for (weeks|months|years|a long time|ages)|every (day|night|single day)|all the time|nothing (helps|works)|can'?t (get out of bed|function|work|eat|cope|go on like this)|haven'?t (eaten|slept) (in|for) days|stopped (eating|going out)|months now|weeks now)\b`)
+	greetingRE = textmatch.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven|again)?[\s!.,]*((i'm|i’m|im|i am|this is|my name is|my name's) [a-z]+[\s!.]*)?$`)
+	thanksRE   = textmatch.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)
+	goodbyeRE  = textmatch.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|see you|talk (to you )?(later|tomorrow|soon)|gotta go|have to go|need to go|i'?ll go now|ttyl|signing off|that'?s all for (now|today))\b`)
+	whoRE      = textmatch.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(real )?(human|real|person|bot|ai|robot|machine|therapist|counsel+or|psychologist|doctor|professional)\b|\b(can|could|will) you be my (therapist|counsel+or|doctor)\b|\bam i (talking|speaking|chatting) (to|with) (a |an )?(real |actual )?(person|human|bot|ai|robot|machine)\b`)
+	privacyRE  = textmatch.MustCompile(`(?i)\b(is|are) (this|it|(this|our) (chat|conversation|talk)|these messages|what i (say|tell you)) (private|confidential|secret|safe|secure)\b|\bwill you tell (anyone|someone|my)\b|\bwho (can|will|else can) (see|read) (this|my messages|what i)\b|\bdo you (store|save|keep|record|remember) (this|my|our|what)\b|\bconfidential\b`)
+	vagueRE    = textmatch.MustCompile(`(?i)^\s*(idk|i don'?t know|dunno|meh|nothing|not sure|whatever|ok(ay)?|fine|hm+|ugh+|eh|so so|kinda|i guess)[\s.!?]*$`)
+	yesRE      = textmatch.MustCompile(`(?i)^\s*(y|ya|ye[sa]h?|yep|yup|sure|ok(ay)?|alright|all right|please|go on|go ahead|let'?s( do it| try( it)?| go| do that)?|why not|sounds good|that sounds good|i('?d| would) like that|i'?ll try|i can try|let'?s give it a (go|try)|that (would|might) help|definitely|absolutely)\b`)
+	negRE      = textmatch.MustCompile(`(?i)\b(no|not|nah|nope|don'?t|rather not|later)\b`)
+	noRE       = textmatch.MustCompile(`(?i)^\s*(no|nah|nope|not (now|really|today|right now|yet)|no thanks|maybe later|i'?m (ok|okay|good|fine)|rather not|i'?d rather (not|just talk))\b`)
+	acuteRE    = textmatch.MustCompile(`(?i)\b(panic(king)? attack|(i'?m|i am|currently) (panicking|freaking out|shaking)|can'?t (breathe|calm down|stop shaking|stop crying)|cannot breathe|freaking out|hyperventilat\w*|heart (is )?(racing|pounding)|falling apart|spiral+ing|losing it)\b`)
+	calmerRE   = textmatch.MustCompile(`(?i)\b(better|calmer|calm now|(ok|okay) now|settled|breathing (easier|normally)|less (tense|anxious|panicky)|more relaxed|relaxed)\b`)
+	helpNeedRE = textmatch.MustCompile(`(?i)\b(for (weeks|months|years|a long time|ages)|every (day|night|single day)|all the time|nothing (helps|works)|can'?t (get out of bed|function|work|eat|cope|go on like this)|haven'?t (eaten|slept) (in|for) days|stopped (eating|going out)|months now|weeks now)\b`)
 )
 
 // modalityRule maps what a person describes to a modality, in order.
 var modalityRules = []struct {
 	m  Modality
-	re *regexp.Regexp
+	re *textmatch.Regexp
 }{
-	{ModalityGrief, regexp.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving|ve)|mourn(ing)?|lost my (mum|mom|mother|dad|father|wife|husband|partner|son|daughter|child|baby|brother|sister|friend|grand\w+|dog|cat|pet)|miss(ing)? (him|her|them) so|since (he|she|they) (died|passed))\b`)},
-	{ModalityPFA, regexp.MustCompile(`(?i)\b(accident|crash(ed)?|attacked|assault(ed)?|robbed|mugged|fire|flood|earthquake|disaster|in shock|just happened|witness(ed)?|emergency room|traumati[cz]\w*)\b`)},
-	{ModalityDBT, regexp.MustCompile(`(?i)\b(panic(king)?|(so|really|too) (angry|furious|mad)|rage|urges?( to)?|can'?t control (my|it|myself)|explod(e|ing)|lash(ed|ing)? out|emotions? (are|is|feel) (too|so) (much|intense|strong|big)|overwhelming (feelings|emotions)|impulsive|scream(ing)?|freaking out)\b`)},
-	{ModalityMI, regexp.MustCompile(`(?i)\b((should|want to|trying to|need to|ought to) (quit|stop|cut down|cut back|give up|start)\b|part of me (wants|doesn'?t)|can'?t decide|on the fence|torn between|(no|lack of|lost (my|all)) motivation|keep putting (it|things) off|procrastinat\w*|ambivalen\w*|drinking too much|smoking|vaping|gambling)\b`)},
-	{ModalityACT, regexp.MustCompile(`(?i)\b(can'?t stop thinking|(racing|intrusive|sticky|same) thoughts|overthink\w*|ruminat\w*|my (mind|brain) (won'?t|keeps|never)|what (really )?matters|my values|avoid(ing|ance)?|stuck in my head)\b`)},
-	{ModalityIPT, regexp.MustCompile(`(?i)\b((partner|boyfriend|girlfriend|husband|wife|friends?|mum|mom|mother|dad|father|parents?|sister|brother|boss|manager|coworkers?|colleagues?|roommate|flatmate)\b.*\b(fight|fought|argu\w*|conflict|ignor\w*|doesn'?t (listen|understand|care)|left me|cheat\w*|distant|yell\w*|shout\w*)|broke up|break ?up|divorce|separated|moved (to|away|out)|new (job|city|school|baby)|retire\w*|lonel\w*|no friends|isolated)\b`)},
-	{ModalityCBT, regexp.MustCompile(`(?i)\b(i'?m (such a|a total|a complete|so) (failure|idiot|loser|mess|stupid|useless)|i always (mess|screw|fail|ruin)\w*|i never (do|get) anything right|everyone (hates|thinks|will think)|nobody (likes|cares)|what if|worst case|anxi(ous|ety)|worr(y|ied|ying)|nervous|stress(ed|ful)?|overwhelm(ed|ing)?|catastroph\w*|exam|deadline)\b`)},
+	{ModalityGrief, textmatch.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving|ve)|mourn(ing)?|lost my (mum|mom|mother|dad|father|wife|husband|partner|son|daughter|child|baby|brother|sister|friend|grand\w+|dog|cat|pet)|miss(ing)? (him|her|them) so|since (he|she|they) (died|passed))\b`)},
+	{ModalityPFA, textmatch.MustCompile(`(?i)\b(accident|crash(ed)?|attacked|assault(ed)?|robbed|mugged|fire|flood|earthquake|disaster|in shock|just happened|witness(ed)?|emergency room|traumati[cz]\w*)\b`)},
+	{ModalityDBT, textmatch.MustCompile(`(?i)\b(panic(king)?|(so|really|too) (angry|furious|mad)|rage|urges?( to)?|can'?t control (my|it|myself)|explod(e|ing)|lash(ed|ing)? out|emotions? (are|is|feel) (too|so) (much|intense|strong|big)|overwhelming (feelings|emotions)|impulsive|scream(ing)?|freaking out)\b`)},
+	{ModalityMI, textmatch.MustCompile(`(?i)\b((should|want to|trying to|need to|ought to) (quit|stop|cut down|cut back|give up|start)\b|part of me (wants|doesn'?t)|can'?t decide|on the fence|torn between|(no|lack of|lost (my|all)) motivation|keep putting (it|things) off|procrastinat\w*|ambivalen\w*|drinking too much|smoking|vaping|gambling)\b`)},
+	{ModalityACT, textmatch.MustCompile(`(?i)\b(can'?t stop thinking|(racing|intrusive|sticky|same) thoughts|overthink\w*|ruminat\w*|my (mind|brain) (won'?t|keeps|never)|what (really )?matters|my values|avoid(ing|ance)?|stuck in my head)\b`)},
+	{ModalityIPT, textmatch.MustCompile(`(?i)\b((partner|boyfriend|girlfriend|husband|wife|friends?|mum|mom|mother|dad|father|parents?|sister|brother|boss|manager|coworkers?|colleagues?|roommate|flatmate)\b.*\b(fight|fought|argu\w*|conflict|ignor\w*|doesn'?t (listen|understand|care)|left me|cheat\w*|distant|yell\w*|shout\w*)|broke up|break ?up|divorce|separated|moved (to|away|out)|new (job|city|school|baby)|retire\w*|lonel\w*|no friends|isolated)\b`)},
+	{ModalityCBT, textmatch.MustCompile(`(?i)\b(i'?m (such a|a total|a complete|so) (failure|idiot|loser|mess|stupid|useless)|i always (mess|screw|fail|ruin)\w*|i never (do|get) anything right|everyone (hates|thinks|will think)|nobody (likes|cares)|what if|worst case|anxi(ous|ety)|worr(y|ied|ying)|nervous|stress(ed|ful)?|overwhelm(ed|ing)?|catastroph\w*|exam|deadline)\b`)},
 }
 
 // DetectModality returns the modality what the person describes calls for,

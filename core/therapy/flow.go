@@ -1,16 +1,17 @@
 package therapy
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/core/therapy/exercises"
 )
 
 var (
-	betterRE = regexp.MustCompile(`(?i)\b(better|calmer|calm|relaxed|lighter|looser|slower|easier|less|softer|warm(er)?|good|nice|helped|clearer|grounded)\b`)
-	worseRE  = regexp.MustCompile(`(?i)\b(worse|same|nothing|no (change|different|difference)|didn'?t (help|work)|not really|still)\b`)
+	betterRE = textmatch.MustCompile(`(?i)\b(better|calmer|calm|relaxed|lighter|looser|slower|easier|less|softer|warm(er)?|good|nice|helped|clearer|grounded)\b`)
+	worseRE  = textmatch.MustCompile(`(?i)\b(worse|same|nothing|no (change|different|difference)|didn'?t (help|work)|not really|still)\b`)
 )
 
 // startExercise begins ex: its introduction and first step, after a short

@@ -1,9 +1,10 @@
 package therapy
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/havenbot/haven/internal/textmatch"
 )
 
 // GuardOptions tune Guard for one reply.
@@ -39,17 +40,17 @@ const (
 )
 
 var (
-	diagnosisRE  = regexp.MustCompile(`(?i)\b(you (have|probably have|may have|might have|could have|seem to have|are suffering from|suffer from)|(sounds|seems|looks|sound|seem|look) like (you have |you'?re having |a case of |an? )?|i('?d| would)? diagnose|diagnos(is|ed) (you )?with|you'?re (clinically|probably|definitely) |symptoms of )(clinical |major |severe |mild )?(depression|depressive disorder|bipolar|ptsd|c-?ptsd|adhd|ocd|gad|generali[sz]ed anxiety disorder|anxiety disorder|panic disorder|bpd|borderline( personality)?|schizophreni\w*|psychos[ie]s|psychotic|autis\w*|an? (eating|personality|mood|mental|anxiety|sleep) disorder|insomnia disorder|narcissis\w*)\b|\byou(?:'re| are) (bipolar|schizophrenic|psychotic|autistic|borderline|a narcissist|clinically depressed)\b`)
-	drugRE       = regexp.MustCompile(`(?i)\b(sertraline|zoloft|prozac|fluoxetine|xanax|alprazolam|lorazepam|ativan|diazepam|valium|klonopin|clonazepam|lexapro|escitalopram|citalopram|paroxetine|paxil|venlafaxine|effexor|duloxetine|cymbalta|bupropion|wellbutrin|mirtazapine|lithium|quetiapine|seroquel|olanzapine|aripiprazole|abilify|adderall|ritalin|methylphenidate|zolpidem|ambien|melatonin|benzodiazepines?|benzos?|ssris?|snris?|beta[- ]blockers?|propranolol|ibuprofen|paracetamol|acetaminophen|tylenol|sleeping pills?|antidepressants?|antipsychotics?|sedatives?|tranquili[sz]ers?)\b|\b\d+\s?(mg|milligrams?|mcg|ml)\b|\b(dose|dosage|doses)\b`)
-	medAdviceRE  = regexp.MustCompile(`(?i)\b(take|taking|try|trying|stop|stopping|start|starting|increase|decrease|reduce|double|skip|come off|wean)\b[^.!?]{0,40}\b(meds|medication|medications|medicine|pills|tablets)\b`)
-	prescriberRE = regexp.MustCompile(`(?i)\b(doctor|gp|pharmacist|prescriber|psychiatrist|nurse)\b`)
-	methodRE     = regexp.MustCompile(`(?i)\b(overdos\w*|lethal|fatal|noose|hang(ing)? (yourself|myself|themselves)|jump(ing)? (off|from|in front)|slit|(slit|cut|cutting) (your |my |their )?wrists?|bleed(ing)? out|carbon monoxide|suffocat\w*|asphyxia\w*|poison\w*|how many pills|painless (way|death|method)|methods? (of|to|for) (suicide|killing|dying|ending)|kill (yourself|myself|themselves)|end (your|my) life|firearm|guns?|razor|train tracks|cut (yourself|myself|deeper))\b`)
-	humanRE      = regexp.MustCompile(`(?i)\b(i(?:'m| am) (?:a |an |your )?(?:real |actual |licensed |qualified |trained )?(human|person|man|woman|therapist|counsel+or|psychologist|psychiatrist|doctor|clinician|social worker|nurse|professional)\b|i(?:'m| am) not (?:an? )?(ai|bot|robot|machine|program|language model)\b|as (a|your) (therapist|counsel+or|psychologist|doctor|clinician|fellow human)\b|speaking as (a|your) (therapist|counsel+or|professional)\b|i(?:'m| am) (?:also )?human\b)`)
-	secretRE     = regexp.MustCompile(`(?i)\b((this|our (conversation|chat|talk)|everything( you (say|tell me|share))?|what you (say|tell me|share)|your (secret|messages|words)) (is|are|stays|stay|will stay|remains?|will remain) (completely |totally |100% |strictly )?(confidential|private|between us|secret|safe with me|anonymous)|i (won'?t|will not|will never|never) (tell|share|repeat) (this |it )?(with )?(anyone|anybody|a soul)|no one (else )?will (ever )?(know|see|read|find out)|(strictly|completely|totally) confidential|your secret is safe)\b`)
-	numberRE     = regexp.MustCompile(`(?i)\b(911|999|988|112|111|116|000|110|119|1737)\b|https?://|www\.|\b\w+\.(com|org|net|gov|uk|au|ca)\b|\b(call|text|dial|ring) \+?\d`)
-	digitsRE     = regexp.MustCompile(`\+?\d[\d ().-]{4,}\d`)
-	adviceRE     = regexp.MustCompile(`(?i)\b(you should|you could try|you might try|try to|have you tried|why don'?t you|i (suggest|recommend|advise)|my advice|it might help to|it could help to|consider (trying|talking|taking|doing)|would you like to try|we could try|let'?s try|exercise|tips?)\b`)
-	leakRE       = regexp.MustCompile(`(?i)(<<<|>>>|PERSON>>>|\bsystem prompt\b|\bas an ai language model\b|\bmy instructions\b)`)
+	diagnosisRE  = textmatch.MustCompile(`(?i)\b(you (have|probably have|may have|might have|could have|seem to have|are suffering from|suffer from)|(sounds|seems|looks|sound|seem|look) like (you have |you'?re having |a case of |an? )?|i('?d| would)? diagnose|diagnos(is|ed) (you )?with|you'?re (clinically|probably|definitely) |symptoms of )(clinical |major |severe |mild )?(depression|depressive disorder|bipolar|ptsd|c-?ptsd|adhd|ocd|gad|generali[sz]ed anxiety disorder|anxiety disorder|panic disorder|bpd|borderline( personality)?|schizophreni\w*|psychos[ie]s|psychotic|autis\w*|an? (eating|personality|mood|mental|anxiety|sleep) disorder|insomnia disorder|narcissis\w*)\b|\byou(?:'re| are) (bipolar|schizophrenic|psychotic|autistic|borderline|a narcissist|clinically depressed)\b`)
+	drugRE       = textmatch.MustCompile(`(?i)\b(sertraline|zoloft|prozac|fluoxetine|xanax|alprazolam|lorazepam|ativan|diazepam|valium|klonopin|clonazepam|lexapro|escitalopram|citalopram|paroxetine|paxil|venlafaxine|effexor|duloxetine|cymbalta|bupropion|wellbutrin|mirtazapine|lithium|quetiapine|seroquel|olanzapine|aripiprazole|abilify|adderall|ritalin|methylphenidate|zolpidem|ambien|melatonin|benzodiazepines?|benzos?|ssris?|snris?|beta[- ]blockers?|propranolol|ibuprofen|paracetamol|acetaminophen|tylenol|sleeping pills?|antidepressants?|antipsychotics?|sedatives?|tranquili[sz]ers?)\b|\b\d+\s?(mg|milligrams?|mcg|ml)\b|\b(dose|dosage|doses)\b`)
+	medAdviceRE  = textmatch.MustCompile(`(?i)\b(take|taking|try|trying|stop|stopping|start|starting|increase|decrease|reduce|double|skip|come off|wean)\b[^.!?]{0,40}\b(meds|medication|medications|medicine|pills|tablets)\b`)
+	prescriberRE = textmatch.MustCompile(`(?i)\b(doctor|gp|pharmacist|prescriber|psychiatrist|nurse)\b`)
+	methodRE     = textmatch.MustCompile(`(?i)\b(overdos\w*|lethal|fatal|noose|hang(ing)? (yourself|myself|themselves)|jump(ing)? (off|from|in front)|slit|(slit|cut|cutting) (your |my |their )?wrists?|bleed(ing)? out|carbon monoxide|suffocat\w*|asphyxia\w*|poison\w*|how many pills|painless (way|death|method)|methods? (of|to|for) (suicide|killing|dying|ending)|kill (yourself|myself|themselves)|end (your|my) life|firearm|guns?|razor|train tracks|cut (yourself|myself|deeper))\b`)
+	humanRE      = textmatch.MustCompile(`(?i)\b(i(?:'m| am) (?:a |an |your )?(?:real |actual |licensed |qualified |trained )?(human|person|man|woman|therapist|counsel+or|psychologist|psychiatrist|doctor|clinician|social worker|nurse|professional)\b|i(?:'m| am) not (?:an? )?(ai|bot|robot|machine|program|language model)\b|as (a|your) (therapist|counsel+or|psychologist|doctor|clinician|fellow human)\b|speaking as (a|your) (therapist|counsel+or|professional)\b|i(?:'m| am) (?:also )?human\b)`)
+	secretRE     = textmatch.MustCompile(`(?i)\b((this|our (conversation|chat|talk)|everything( you (say|tell me|share))?|what you (say|tell me|share)|your (secret|messages|words)) (is|are|stays|stay|will stay|remains?|will remain) (completely |totally |100% |strictly )?(confidential|private|between us|secret|safe with me|anonymous)|i (won'?t|will not|will never|never) (tell|share|repeat) (this |it )?(with )?(anyone|anybody|a soul)|no one (else )?will (ever )?(know|see|read|find out)|(strictly|completely|totally) confidential|your secret is safe)\b`)
+	numberRE     = textmatch.MustCompile(`(?i)\b(911|999|988|112|111|116|000|110|119|1737)\b|https?://|www\.|\b\w+\.(com|org|net|gov|uk|au|ca)\b|\b(call|text|dial|ring) \+?\d`)
+	digitsRE     = textmatch.MustCompile(`\+?\d[\d ().-]{4,}\d`)
+	adviceRE     = textmatch.MustCompile(`(?i)\b(you should|you could try|you might try|try to|have you tried|why don'?t you|i (suggest|recommend|advise)|my advice|it might help to|it could help to|consider (trying|talking|taking|doing)|would you like to try|we could try|let'?s try|exercise|tips?)\b`)
+	leakRE       = textmatch.MustCompile(`(?i)(<<<|>>>|PERSON>>>|\bsystem prompt\b|\bas an ai language model\b|\bmy instructions\b)`)
 )
 
 // Guard checks a generated reply. It returns "" when the reply may be sent,

@@ -1,68 +1,70 @@
 package therapy
 
-import "regexp"
+import (
+	"github.com/havenbot/haven/internal/textmatch"
+)
 
 // feeling is an emotion family recognised in what the person wrote.
 type feeling struct {
 	name  string
-	words *regexp.Regexp
+	words *textmatch.Regexp
 	// validations name the feeling in a sentence that does not need the
 	// person's words; %s is not used.
 	validations []string
 }
 
 var feelings = []feeling{
-	{"heartbreak", regexp.MustCompile(`(?i)\b(broke up|break ?up|dumped|divorc(e|ed|ing)|split up|left me|cheated on me|heartbr(oken|eak))\b`), []string{
+	{"heartbreak", textmatch.MustCompile(`(?i)\b(broke up|break ?up|dumped|divorc(e|ed|ing)|split up|left me|cheated on me|heartbr(oken|eak))\b`), []string{
 		"Breakups hurt, and it makes sense that it's taking up so much of your mind.",
 		"I'm sorry. The end of a relationship is a real loss, even when life carries on around it.",
 		"That's a lot of hurt to carry, and it doesn't have to make sense yet.",
 	}},
-	{"guilt", regexp.MustCompile(`(?i)\b(my fault|blame myself|i ruined|i messed (it|everything) up|i screwed up|guilty|ashamed|shame|regret|hate myself for|(i feel|i'm|im|i am) (so |such an? |really |just )?(stupid|pathetic|idiot|an idiot|like an idiot|loser|a loser|useless|embarrassment|an embarrassment))\b`), []string{
+	{"guilt", textmatch.MustCompile(`(?i)\b(my fault|blame myself|i ruined|i messed (it|everything) up|i screwed up|guilty|ashamed|shame|regret|hate myself for|(i feel|i'm|im|i am) (so |such an? |really |just )?(stupid|pathetic|idiot|an idiot|like an idiot|loser|a loser|useless|embarrassment|an embarrassment))\b`), []string{
 		"It's easy to put all the blame on yourself when something goes wrong.",
 		"It sounds like you're being really hard on yourself.",
 		"Guilt can be so loud; it often tells only part of the story.",
 	}},
-	{"grief", regexp.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving)|lost my)\b`), []string{
+	{"grief", textmatch.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving)|lost my)\b`), []string{
 		"Losing someone changes the shape of everything, and grief has no schedule.",
 		"I'm so sorry. Grief can come in waves, and there is no right way to do it.",
 		"That is a real loss, and it makes sense that it is still with you.",
 	}},
-	{"missing", regexp.MustCompile(`(?i)\b(miss(ing)? (him|her|them|my|our|us|you))\b`), []string{
+	{"missing", textmatch.MustCompile(`(?i)\b(miss(ing)? (him|her|them|my|our|us|you))\b`), []string{
 		"Missing someone can ache in a very physical way.",
 		"It makes sense that you miss them; it shows how much they mattered.",
 		"That kind of missing can come out of nowhere and take your breath away.",
 	}},
-	{"frustrated", regexp.MustCompile(`(?i)\b(angry|furious|frustrat(ed|ing)|annoy(ed|ing)|pissed|irritat(ed|ing)|fed up|mad at|unfair|(sick|tired) of)\b`), []string{
+	{"frustrated", textmatch.MustCompile(`(?i)\b(angry|furious|frustrat(ed|ing)|annoy(ed|ing)|pissed|irritat(ed|ing)|fed up|mad at|unfair|(sick|tired) of)\b`), []string{
 		"That sounds really frustrating.",
 		"It makes sense to feel angry when something feels that unfair.",
 		"Anyone would be fed up after that.",
 	}},
-	{"stressed", regexp.MustCompile(`(?i)\b(stress(ed|ful)?|overwhelm(ed|ing)?|pressure|swamped|too much|burn(ed|t) ?out|frazzled|deadlines?)\b`), []string{
+	{"stressed", textmatch.MustCompile(`(?i)\b(stress(ed|ful)?|overwhelm(ed|ing)?|pressure|swamped|too much|burn(ed|t) ?out|frazzled|deadlines?)\b`), []string{
 		"That sounds like a lot to carry at once.",
 		"Being under that much pressure for a while wears anyone down.",
 		"No wonder you feel stretched thin; that is a heavy load.",
 	}},
-	{"anxious", regexp.MustCompile(`(?i)\b(anxious|anxiety|worr(y|ied|ying)|nervous|panic(king|ky)?|on edge|scared|afraid|dread)\b`), []string{
+	{"anxious", textmatch.MustCompile(`(?i)\b(anxious|anxiety|worr(y|ied|ying)|nervous|panic(king|ky)?|on edge|scared|afraid|dread)\b`), []string{
 		"Worry like that can make everything feel urgent at once.",
 		"That sounds unsettling; anxiety has a way of filling every quiet moment.",
 		"It makes sense to feel on edge when things feel this uncertain.",
 	}},
-	{"low", regexp.MustCompile(`(?i)\b(not (so |too |that |very )?(great|good|ok|okay|well|fine|happy)|sad|down|low|depressed|miserable|blue|empty|numb|cry(ing)?|unhappy|rough|awful|terrible)\b`), []string{
+	{"low", textmatch.MustCompile(`(?i)\b(not (so |too |that |very )?(great|good|ok|okay|well|fine|happy)|sad|down|low|depressed|miserable|blue|empty|numb|cry(ing)?|unhappy|rough|awful|terrible)\b`), []string{
 		"I'm sorry it has been so heavy lately.",
 		"That sounds really hard, and I'm glad you said it out loud.",
 		"Feeling that low is exhausting in its own way.",
 	}},
-	{"lonely", regexp.MustCompile(`(?i)\b(lonely|alone|isolated|no one to talk|nobody to talk|left out|no friends)\b`), []string{
+	{"lonely", textmatch.MustCompile(`(?i)\b(lonely|alone|isolated|no one to talk|nobody to talk|left out|no friends)\b`), []string{
 		"Loneliness can hurt in a very physical way.",
 		"Feeling alone with things makes them so much heavier.",
 		"I'm glad you reached out, even if it is to me.",
 	}},
-	{"tired", regexp.MustCompile(`(?i)\b(tired|exhausted|drained|worn out|can't sleep|cannot sleep|insomnia|no energy)\b`), []string{
+	{"tired", textmatch.MustCompile(`(?i)\b(tired|exhausted|drained|worn out|can't sleep|cannot sleep|insomnia|no energy)\b`), []string{
 		"Running on empty makes everything harder.",
 		"That kind of tiredness goes deeper than sleep.",
 		"It sounds like you have been running on very little for a while.",
 	}},
-	{"good", regexp.MustCompile(`(?i)\b(happy|great|good news|excited|better|proud|relieved|grateful)\b`), []string{
+	{"good", textmatch.MustCompile(`(?i)\b(happy|great|good news|excited|better|proud|relieved|grateful)\b`), []string{
 		"That's really good to hear.",
 		"I love hearing that.",
 		"That sounds like a real lift.",
@@ -72,37 +74,37 @@ var feelings = []feeling{
 // topic is a part of life the person talks about.
 type topic struct {
 	name  string
-	words *regexp.Regexp
+	words *textmatch.Regexp
 	// questions are open questions about the topic.
 	questions []string
 }
 
 var topics = []topic{
-	{"work", regexp.MustCompile(`(?i)\b(work|job|boss|manager|colleague|coworker|office|shift|career|meeting)s?\b`), []string{
+	{"work", textmatch.MustCompile(`(?i)\b(work|job|boss|manager|colleague|coworker|office|shift|career|meeting)s?\b`), []string{
 		"What part of work is weighing on you most right now?",
 		"What has work been asking of you lately?",
 		"When work feels like this, what tends to help you, even a little?",
 	}},
-	{"school", regexp.MustCompile(`(?i)\b(school|exam|class|university|uni|college|homework|essay|grades?|teacher|thesis)s?\b`), []string{
+	{"school", textmatch.MustCompile(`(?i)\b(school|exam|class|university|uni|college|homework|essay|grades?|teacher|thesis)s?\b`), []string{
 		"What is it about your studies that feels hardest at the moment?",
 		"How much room is school leaving you for anything else?",
 		"What would make the next few days of study feel more manageable?",
 	}},
-	{"family", regexp.MustCompile(`(?i)\b(family|mum|mom|mother|dad|father|parents?|sister|brother|son|daughter|kids?)\b`), []string{
+	{"family", textmatch.MustCompile(`(?i)\b(family|mum|mom|mother|dad|father|parents?|sister|brother|son|daughter|kids?)\b`), []string{
 		"How are things between you and them right now?",
 		"What do you wish they understood?",
 		"What has that been like for you?",
 	}},
-	{"relationship", regexp.MustCompile(`(?i)\b(partner|boyfriend|girlfriend|husband|wife|ex|relationship|breakup|broke up|dating)\b`), []string{
+	{"relationship", textmatch.MustCompile(`(?i)\b(partner|boyfriend|girlfriend|husband|wife|ex|relationship|breakup|broke up|dating)\b`), []string{
 		"How are you feeling about the relationship right now?",
 		"What has been the hardest part of it for you?",
 		"What do you need most from them at the moment?",
 	}},
-	{"sleep", regexp.MustCompile(`(?i)\b(sleep|slept|insomnia|nightmares?|awake)\b`), []string{
+	{"sleep", textmatch.MustCompile(`(?i)\b(sleep|slept|insomnia|nightmares?|awake)\b`), []string{
 		"What tends to be on your mind when you are lying awake?",
 		"How long has sleep been like this?",
 	}},
-	{"money", regexp.MustCompile(`(?i)\b(money|rent|bills?|debt|broke|afford|finances?)\b`), []string{
+	{"money", textmatch.MustCompile(`(?i)\b(money|rent|bills?|debt|broke|afford|finances?)\b`), []string{
 		"Money worries touch everything. What feels most pressing?",
 		"What would take even a bit of that pressure off?",
 	}},

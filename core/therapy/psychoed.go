@@ -1,8 +1,9 @@
 package therapy
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/havenbot/haven/internal/textmatch"
 )
 
 // snippet is one psychoeducation snippet: plain-language information about
@@ -11,7 +12,7 @@ type snippet struct {
 	key      string
 	modality Modality
 	// topic matches the subject in a question about it.
-	topic *regexp.Regexp
+	topic *textmatch.Regexp
 	// text is the full snippet; short is one sentence for "shorter replies".
 	text, short string
 	// ask is the follow-up question.
@@ -20,65 +21,65 @@ type snippet struct {
 
 var snippets = []snippet{
 	{"panic", ModalityCBT,
-		regexp.MustCompile(`(?i)\bpanic attacks?\b|\bpanick?(ing|y)?\b.*\b(heart|breath|dying|chest)\b`),
+		textmatch.MustCompile(`(?i)\bpanic attacks?\b|\bpanick?(ing|y)?\b.*\b(heart|breath|dying|chest)\b`),
 		"A panic attack is the body's alarm going off at full volume: a racing heart, fast breathing, dizziness, tingling, a sense of dread. It usually peaks within about ten minutes and then eases. It feels frightening, but it is not dangerous in itself, and slow, long out-breaths help it pass. If you ever have chest pain you're unsure about, it's right to get it checked.",
 		"A panic attack is the body's alarm at full volume; it peaks within minutes and passes, and slow out-breaths help.",
 		"What tends to set them off for you?"},
 	{"anxiety-body", ModalityCBT,
-		regexp.MustCompile(`(?i)\b(anxi(ety|ous)|nervous|worry|worried|on edge)\b.*\b(body|heart|chest|stomach|breath(e|ing)?|shak(y|ing)|sick|nause|sweat|tense|physical|feel like this|do(es)? to)\b|\b(heart|chest|stomach|breath(ing)?|shak(y|ing))\b.*\banxi(ety|ous)\b|\bwhat (is|does) anxiety\b|\bwhy (am i|do i (get|feel)) (so )?anxious\b`),
+		textmatch.MustCompile(`(?i)\b(anxi(ety|ous)|nervous|worry|worried|on edge)\b.*\b(body|heart|chest|stomach|breath(e|ing)?|shak(y|ing)|sick|nause|sweat|tense|physical|feel like this|do(es)? to)\b|\b(heart|chest|stomach|breath(ing)?|shak(y|ing))\b.*\banxi(ety|ous)\b|\bwhat (is|does) anxiety\b|\bwhy (am i|do i (get|feel)) (so )?anxious\b`),
 		"Anxiety is your body's alarm system getting ready for danger: your heart beats faster, breathing gets quicker and shallower, muscles tense, and your stomach can churn. It's uncomfortable, but it isn't harmful, and it does pass. Slow breathing, with the out-breath longer than the in-breath, tells your body the danger is over.",
 		"Anxiety is the body's alarm: a fast heart, quick breathing, tense muscles; uncomfortable but not harmful, and it passes.",
 		"Which of those do you notice most in yourself?"},
 	{"sleep", ModalityCBT,
-		regexp.MustCompile(`(?i)\b(sleep(ing)?|insomnia|fall(ing)? asleep|stay(ing)? asleep|awake at night|bedtime)\b`),
+		textmatch.MustCompile(`(?i)\b(sleep(ing)?|insomnia|fall(ing)? asleep|stay(ing)? asleep|awake at night|bedtime)\b`),
 		"A few things help sleep for most people: getting up at the same time every day, even after a bad night; keeping caffeine to the morning; dimming screens and lights in the last hour; and keeping the bed for sleep. If you've been awake for what feels like twenty minutes, getting up to do something quiet in low light until you feel sleepy usually works better than lying there trying.",
 		"Same wake-up time every day, caffeine only in the morning, and getting up for a bit if you can't sleep usually help.",
 		"Which of those feels most doable for you this week?"},
 	{"grief", ModalityGrief,
-		regexp.MustCompile(`(?i)\b(grief|griev(e|ing)|mourn(ing)?|loss|lost (him|her|them|my)|miss (him|her|them)|(died|passed( away)?|death))\b`),
+		textmatch.MustCompile(`(?i)\b(grief|griev(e|ing)|mourn(ing)?|loss|lost (him|her|them|my)|miss (him|her|them)|(died|passed( away)?|death))\b`),
 		"Grief isn't linear. It comes in waves, sometimes long after the loss, set off by a song, a smell or a date, and good days can be followed by hard ones. There's no timetable and no right way to do it. Many people find that the grief doesn't shrink so much as life slowly grows around it.",
 		"Grief isn't linear; it comes in waves, and there's no timetable for it.",
 		"What has it been like for you lately?"},
 	{"stress", ModalityCBT,
-		regexp.MustCompile(`(?i)\b(stress(ed|ful)?|burn(ed|t)? ?out|overwhelm(ed|ing)?|too much on my plate)\b`),
+		textmatch.MustCompile(`(?i)\b(stress(ed|ful)?|burn(ed|t)? ?out|overwhelm(ed|ing)?|too much on my plate)\b`),
 		"Stress is your body gearing up to meet a demand. In short bursts it helps, but when it runs for weeks it wears down sleep, patience and concentration. What usually helps is shrinking the next step until it's doable, protecting small breaks, moving your body a little, and not carrying it alone.",
 		"Stress helps in bursts but wears you down over weeks; small next steps, short breaks and not carrying it alone help.",
 		"Which part of that fits your situation most?"},
 	{"breathing", ModalityNone,
-		regexp.MustCompile(`(?i)\b(breath(e|ing)?|breathwork)\b`),
+		textmatch.MustCompile(`(?i)\b(breath(e|ing)?|breathwork)\b`),
 		"Slow breathing works through the body: a long, slow out-breath switches on the nervous system's brake, which slows the heart and softens the alarm. That's why it can help even when your mind is still racing.",
 		"A long, slow out-breath switches on the body's brake and slows the heart.",
 		""},
 	{"overthinking", ModalityACT,
-		regexp.MustCompile(`(?i)\b(overthink(ing)?|ruminat(e|ing|ion)|(stop|switch off|quiet) (my )?(mind|brain|thinking|thoughts)|thoughts? (won'?t|keep) (stop|going|racing|spinning)|racing thoughts)\b`),
+		textmatch.MustCompile(`(?i)\b(overthink(ing)?|ruminat(e|ing|ion)|(stop|switch off|quiet) (my )?(mind|brain|thinking|thoughts)|thoughts? (won'?t|keep) (stop|going|racing|spinning)|racing thoughts)\b`),
 		"Minds are built to solve problems, so they chew on worries, even ones that can't be solved tonight. Overthinking feels like problem-solving but goes round in circles. Noticing \"I'm going in circles again\", naming the thought, and turning your attention to something you can see, hear or do can loosen its grip.",
 		"Overthinking feels like solving but goes in circles; noticing it and shifting to your senses loosens its grip.",
 		"What does your mind tend to circle back to?"},
 	{"low-mood", ModalityCBT,
-		regexp.MustCompile(`(?i)\b(low|down|sad|empty|flat|unmotivated|no motivation|depress(ed|ion))\b`),
+		textmatch.MustCompile(`(?i)\b(low|down|sad|empty|flat|unmotivated|no motivation|depress(ed|ion))\b`),
 		"Low mood often feeds itself: when we feel down we do less, and doing less means fewer moments of enjoyment or achievement, which keeps the mood low. Small, doable activities, even ten minutes of something you used to like, can gently break that loop. If it has lasted more than a couple of weeks or gets in the way of daily life, it's worth talking to a doctor or counsellor too.",
 		"Low mood feeds on doing less; small, doable activities can gently break the loop.",
 		"What's one small thing you used to enjoy?"},
 	{"anger", ModalityDBT,
-		regexp.MustCompile(`(?i)\b(anger|angry|rage|temper|lose it|snap(ping)? at)\b`),
+		textmatch.MustCompile(`(?i)\b(anger|angry|rage|temper|lose it|snap(ping)? at)\b`),
 		"Anger comes with a rush of energy, and often sits on top of something softer, like hurt or fear. The urge to act on it usually peaks and passes within minutes if it isn't fed, so a pause, a few slow breaths or a short walk before responding can make a real difference.",
 		"Anger's urge peaks and passes within minutes; a pause before acting makes a real difference.",
 		"What usually happens just before you feel it rise?"},
 	{"loneliness", ModalityIPT,
-		regexp.MustCompile(`(?i)\b(lonel(y|iness)|make friends|no friends|isolated)\b`),
+		textmatch.MustCompile(`(?i)\b(lonel(y|iness)|make friends|no friends|isolated)\b`),
 		"Loneliness is about the gap between the connection you have and the connection you need, not the number of people around you. It can hurt in a very physical way. Small, regular contact, like a message to one person or a weekly activity with the same faces, tends to help more than big leaps.",
 		"Loneliness is the gap between the connection you have and the connection you need; small, regular contact helps most.",
 		"Who is one person you'd like to feel closer to?"},
 	{"professional-help", ModalityNone,
-		regexp.MustCompile(`(?i)\b(therap(y|ist)|counsel+(or|ling|ing)|psycholog(ist|y)|psychiatrist|professional help|see (a|my) (doctor|gp))\b`),
+		textmatch.MustCompile(`(?i)\b(therap(y|ist)|counsel+(or|ling|ing)|psycholog(ist|y)|psychiatrist|professional help|see (a|my) (doctor|gp))\b`),
 		"If something has been weighing on you for a few weeks, or is making daily life hard, talking to a professional is a good step, not a last resort. A GP or family doctor is often a good first stop, and many places have free or low-cost counselling. I'm glad to keep talking with you alongside that.",
 		"If it's been weighing on you for weeks, a GP or counsellor is a good step, and I'm still here alongside that.",
 		"What would make reaching out feel easier?"},
 }
 
 var (
-	questionStartRE = regexp.MustCompile(`(?i)^\s*(why|how|what|is it|is that|are there|does|do|can|could|should|will|would|any|tips|advice|help with|explain|tell me (about|why|how))\b`)
-	askInfoRE       = regexp.MustCompile(`(?i)\b(should i|do i need|would it help|tips|advice|what (is|are|happens)|why (do|does|am|is|can'?t)|how (do|can|to|long)|is (it|this|that) normal|normal to|explain|tell me (about|why|how)|what can i do)\b`)
+	questionStartRE = textmatch.MustCompile(`(?i)^\s*(why|how|what|is it|is that|are there|does|do|can|could|should|will|would|any|tips|advice|help with|explain|tell me (about|why|how))\b`)
+	askInfoRE       = textmatch.MustCompile(`(?i)\b(should i|do i need|would it help|tips|advice|what (is|are|happens)|why (do|does|am|is|can'?t)|how (do|can|to|long)|is (it|this|that) normal|normal to|explain|tell me (about|why|how)|what can i do)\b`)
 )
 
 // modalitySnippets answer a general question ("is it normal that it comes
@@ -108,7 +109,7 @@ func askedSnippet(text string, m Modality) (snippet, bool) {
 
 // pointingRE is a question about something said just before: "why does
 // that happen?", "is this normal?", "what causes it?".
-var pointingRE = regexp.MustCompile(`(?i)^\s*((why (does|do|would|is|am i|can'?t i)|what (causes|makes|is|happens)|how come)\b.*\b(that|this|it|these|those|happen(s|ing)?)\b|(is|are) (it|this|that|these|those) (normal|bad|dangerous|common)\b)`)
+var pointingRE = textmatch.MustCompile(`(?i)^\s*((why (does|do|would|is|am i|can'?t i)|what (causes|makes|is|happens)|how come)\b.*\b(that|this|it|these|those|happen(s|ing)?)\b|(is|are) (it|this|that|these|those) (normal|bad|dangerous|common)\b)`)
 
 // askedAboutEarlier answers a question that points back ("why does that
 // happen?") from the topic of the person's previous message, if it has one.
@@ -125,7 +126,7 @@ func askedAboutEarlier(text string, history []Line) (snippet, bool) {
 	return snippet{}, false
 }
 
-var generalRE = regexp.MustCompile(`(?i)\b(is (it|this|that) normal|normal to|will it (ever )?get (better|easier)|how long (does|will) (it|this))\b`)
+var generalRE = textmatch.MustCompile(`(?i)\b(is (it|this|that) normal|normal to|will it (ever )?get (better|easier)|how long (does|will) (it|this))\b`)
 
 func snippetByKey(key string) (snippet, bool) {
 	for _, s := range snippets {

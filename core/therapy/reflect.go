@@ -1,9 +1,10 @@
 package therapy
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/havenbot/haven/internal/textmatch"
 )
 
 // reflector turns a person's first-person statement into a second-person
@@ -13,7 +14,7 @@ import (
 // selfStatement finds the part of a message where the person speaks about
 // themselves: what follows "I feel", "I'm", "I've been" and the like, up to
 // the end of the clause.
-var selfStatement = regexp.MustCompile(`(?i)\b(i(?:['’](?:m|ve\s+been)|\s+(?:have\s+been|am|feel|felt|keep|can't|cannot|can’t|don't|don’t|just|really|was|had|think|wish|need|want|miss|hate|lost|got|said|did|told|tried|ruined|messed|made|love|loved|left|argued|know|thought|should|could|would|will|always|never|still))\b[^.!?\n;]*)`)
+var selfStatement = textmatch.MustCompile(`(?i)\b(i(?:['’](?:m|ve\s+been)|\s+(?:have\s+been|am|feel|felt|keep|can't|cannot|can’t|don't|don’t|just|really|was|had|think|wish|need|want|miss|hate|lost|got|said|did|told|tried|ruined|messed|made|love|loved|left|argued|know|thought|should|could|would|will|always|never|still))\b[^.!?\n;]*)`)
 
 // pronouns maps first-person words to second-person ones. Keys are lower case.
 var pronouns = map[string]string{
@@ -76,11 +77,11 @@ func isPreposition(w string) bool {
 
 // hedgeStartRE marks self-statements that only hedge ("I don't know,
 // maybe"): mirroring them back sounds odd.
-var hedgeStartRE = regexp.MustCompile(`(?i)^i\s+(don'?t|do not)\s+know\b|^i\s+(guess|think so|suppose|mean)\b`)
+var hedgeStartRE = textmatch.MustCompile(`(?i)^i\s+(don'?t|do not)\s+know\b|^i\s+(guess|think so|suppose|mean)\b`)
 
-var clauseRE = regexp.MustCompile(`\s*[,.;!?]+\s*`)
+var clauseRE = textmatch.MustCompile(`\s*[,.;!?]+\s*`)
 
-var hedgeRE = regexp.MustCompile(`(?i)[\s,]+(i (guess|think|suppose|mean)|tbh|honestly|lol|haha|really|or something|you know)[\s.!?]*$`)
+var hedgeRE = textmatch.MustCompile(`(?i)[\s,]+(i (guess|think|suppose|mean)|tbh|honestly|lol|haha|really|or something|you know)[\s.!?]*$`)
 
 // reflection is the reflection used in replies: reflect without trailing
 // hedges ("I'm tired I guess" -> "you're tired"), and never a procedural

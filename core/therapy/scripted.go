@@ -1,9 +1,10 @@
 package therapy
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/core/reply"
 	"github.com/havenbot/haven/core/therapy/exercises"
@@ -404,9 +405,9 @@ func (p *plan) offer(text string, f feeling, hasFeeling bool) bool {
 }
 
 var (
-	worryRE    = regexp.MustCompile(`(?i)\b(what if|worr(y|ied|ying)|can'?t stop thinking about)\b`)
-	tenseRE    = regexp.MustCompile(`(?i)\b(tense|tension|sleep|can'?t relax)\b`)
-	absoluteRE = regexp.MustCompile(`(?i)\b(i'?m (such an?|a total|a complete|so) (failure|idiot|loser|mess|stupid|useless|pathetic|worthless)|i always|i never|everyone (thinks|hates)|nobody (likes|cares))\b`)
+	worryRE    = textmatch.MustCompile(`(?i)\b(what if|worr(y|ied|ying)|can'?t stop thinking about)\b`)
+	tenseRE    = textmatch.MustCompile(`(?i)\b(tense|tension|sleep|can'?t relax)\b`)
+	absoluteRE = textmatch.MustCompile(`(?i)\b(i'?m (such an?|a total|a complete|so) (failure|idiot|loser|mess|stupid|useless|pathetic|worthless)|i always|i never|everyone (thinks|hates)|nobody (likes|cares))\b`)
 )
 
 // suited picks the exercise that fits what the person describes.

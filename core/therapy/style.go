@@ -1,6 +1,6 @@
 package therapy
 
-import "regexp"
+import "github.com/havenbot/haven/internal/textmatch"
 
 // The canonical session rules. Rules from memory are free text; readStyle
 // understands both.
@@ -19,10 +19,10 @@ type style struct {
 }
 
 var (
-	justListenRE = regexp.MustCompile(`(?i)\b(just (listen|hear me( out)?|be here)|only listen|listen,? (don'?t|not) (advise|fix|solve)|no (advice|tips|suggestions|solutions|exercises)|(don'?t|do not) (give|offer|want|need) (me )?(any )?(advice|tips|suggestions|solutions|exercises)|without (any )?advice|(don'?t|do not) (try to )?(fix|solve) (it|this|anything|me)|not looking for (advice|solutions|tips)|stop (giving|offering) (me )?(advice|tips|suggestions|exercises))\b`)
-	shorterRE    = regexp.MustCompile(`(?i)\b(short(er)? (replies|answers|messages|responses)|keep (it|them|replies|answers|messages) (short|brief)|(be )?(more )?(brief|concise)|brief(er)? (replies|answers|messages)|less text|fewer words|(too|so) long|tl;?dr|write less)\b`)
-	adviceOKRE   = regexp.MustCompile(`(?i)\b((you can|feel free to|please) (give|offer|suggest) (me )?(some )?(advice|tips|suggestions|ideas)( again| now)?|i('?d| would) (like|love|appreciate) (some )?(advice|tips|suggestions|ideas)|(give|tell) me (some )?(advice|tips|ideas))\b`)
-	longerOKRE   = regexp.MustCompile(`(?i)\b((you can|feel free to) (write|say) more|longer (replies|answers|messages)|more detail)\b`)
+	justListenRE = textmatch.MustCompile(`(?i)\b(just (listen|hear me( out)?|be here)|only listen|listen,? (don'?t|not) (advise|fix|solve)|no (advice|tips|suggestions|solutions|exercises)|(don'?t|do not) (give|offer|want|need) (me )?(any )?(advice|tips|suggestions|solutions|exercises)|without (any )?advice|(don'?t|do not) (try to )?(fix|solve) (it|this|anything|me)|not looking for (advice|solutions|tips)|stop (giving|offering) (me )?(advice|tips|suggestions|exercises))\b`)
+	shorterRE    = textmatch.MustCompile(`(?i)\b(short(er)? (replies|answers|messages|responses)|keep (it|them|replies|answers|messages) (short|brief)|(be )?(more )?(brief|concise)|brief(er)? (replies|answers|messages)|less text|fewer words|(too|so) long|tl;?dr|write less)\b`)
+	adviceOKRE   = textmatch.MustCompile(`(?i)\b((you can|feel free to|please) (give|offer|suggest) (me )?(some )?(advice|tips|suggestions|ideas)( again| now)?|i('?d| would) (like|love|appreciate) (some )?(advice|tips|suggestions|ideas)|(give|tell) me (some )?(advice|tips|ideas))\b`)
+	longerOKRE   = textmatch.MustCompile(`(?i)\b((you can|feel free to) (write|say) more|longer (replies|answers|messages)|more detail)\b`)
 )
 
 // readStyle interprets the memory rules and the session rules together.

@@ -6,36 +6,37 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/memory"
 )
 
 var themeWords = []struct {
 	theme string
-	re    *regexp.Regexp
+	re    *textmatch.Regexp
 }{
-	{"work", regexp.MustCompile(`(?i)\b(work|job|boss|manager|office|colleagues?|coworkers?|shifts?|career|promotion|fired|interview)\b`)},
-	{"family", regexp.MustCompile(`(?i)\b(mum|mom|mother|dad|father|sister|brother|family|parents|son|daughter|kids|children|grandma|grandpa)\b`)},
-	{"relationships", regexp.MustCompile(`(?i)\b(partner|girlfriend|boyfriend|wife|husband|ex|dating|break ?up|broke up|divorce|relationship)\b`)},
-	{"sleep", regexp.MustCompile(`(?i)\b(sleep|sleeping|insomnia|awake|nightmares?|exhausted|tired)\b`)},
-	{"health", regexp.MustCompile(`(?i)\b(sick|ill|illness|doctor|pain|hospital|health|diagnos\w*|medication)\b`)},
-	{"studies", regexp.MustCompile(`(?i)\b(exams?|school|uni|university|college|class|homework|essay|studying|grades?)\b`)},
-	{"money", regexp.MustCompile(`(?i)\b(money|rent|bills|debt|afford|broke|salary|pay)\b`)},
-	{"friends", regexp.MustCompile(`(?i)\b(friends?|lonely|loneliness|alone|isolated)\b`)},
-	{"grief", regexp.MustCompile(`(?i)\b(died|passed away|funeral|grief|grieving|loss|lost my)\b`)},
-	{"anxiety", regexp.MustCompile(`(?i)\b(anxious|anxiety|panic|worried|worry|nervous|overthinking)\b`)},
-	{"stress", regexp.MustCompile(`(?i)\b(stress|stressed|stressful|overwhelmed|pressure|burn ?out|burnt out)\b`)},
-	{"mood", regexp.MustCompile(`(?i)\b(sad|down|depressed|low|empty|numb|crying|cried)\b`)},
+	{"work", textmatch.MustCompile(`(?i)\b(work|job|boss|manager|office|colleagues?|coworkers?|shifts?|career|promotion|fired|interview)\b`)},
+	{"family", textmatch.MustCompile(`(?i)\b(mum|mom|mother|dad|father|sister|brother|family|parents|son|daughter|kids|children|grandma|grandpa)\b`)},
+	{"relationships", textmatch.MustCompile(`(?i)\b(partner|girlfriend|boyfriend|wife|husband|ex|dating|break ?up|broke up|divorce|relationship)\b`)},
+	{"sleep", textmatch.MustCompile(`(?i)\b(sleep|sleeping|insomnia|awake|nightmares?|exhausted|tired)\b`)},
+	{"health", textmatch.MustCompile(`(?i)\b(sick|ill|illness|doctor|pain|hospital|health|diagnos\w*|medication)\b`)},
+	{"studies", textmatch.MustCompile(`(?i)\b(exams?|school|uni|university|college|class|homework|essay|studying|grades?)\b`)},
+	{"money", textmatch.MustCompile(`(?i)\b(money|rent|bills|debt|afford|broke|salary|pay)\b`)},
+	{"friends", textmatch.MustCompile(`(?i)\b(friends?|lonely|loneliness|alone|isolated)\b`)},
+	{"grief", textmatch.MustCompile(`(?i)\b(died|passed away|funeral|grief|grieving|loss|lost my)\b`)},
+	{"anxiety", textmatch.MustCompile(`(?i)\b(anxious|anxiety|panic|worried|worry|nervous|overthinking)\b`)},
+	{"stress", textmatch.MustCompile(`(?i)\b(stress|stressed|stressful|overwhelmed|pressure|burn ?out|burnt out)\b`)},
+	{"mood", textmatch.MustCompile(`(?i)\b(sad|down|depressed|low|empty|numb|crying|cried)\b`)},
 }
 
 var (
-	negWords = regexp.MustCompile(`(?i)\b(sad|stressed|anxious|awful|terrible|tired|angry|lonely|hopeless|overwhelmed|worried|upset|bad|hurt|scared|crying|exhausted|low|down|miserable|frustrated|panic\w*)\b`)
-	posWords = regexp.MustCompile(`(?i)\b(better|good|calm|calmer|relieved|happy|okay|ok|fine|thanks|thank|hopeful|glad|lighter|great|grateful|helped|helps|steadier)\b`)
-	reLoop   = regexp.MustCompile(`(?i)\b(?:i(?:'m| am) going to|i(?:'ll| will)|i want to|i need to|i(?:'m| am) planning to|i plan to|i have to|i'm gonna|i am gonna|i should)\s+([^.!?\n]{3,100})`)
+	negWords = textmatch.MustCompile(`(?i)\b(sad|stressed|anxious|awful|terrible|tired|angry|lonely|hopeless|overwhelmed|worried|upset|bad|hurt|scared|crying|exhausted|low|down|miserable|frustrated|panic\w*)\b`)
+	posWords = textmatch.MustCompile(`(?i)\b(better|good|calm|calmer|relieved|happy|okay|ok|fine|thanks|thank|hopeful|glad|lighter|great|grateful|helped|helps|steadier)\b`)
+	reLoop   = textmatch.MustCompile(`(?i)\b(?:i(?:'m| am) going to|i(?:'ll| will)|i want to|i need to|i(?:'m| am) planning to|i plan to|i have to|i'm gonna|i am gonna|i should)\s+([^.!?\n]{3,100})`)
 )
 
 func mood(texts []string) string {

@@ -1,10 +1,11 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/memory"
 )
@@ -38,24 +39,24 @@ const (
 )
 
 var (
-	reName = regexp.MustCompile(`(?i:\bmy name(?:'s| is)|\bi(?:'m| am) called|\bname's)\s+` + anyName)
+	reName = textmatch.MustCompile(`(?i:\bmy name(?:'s| is)|\bi(?:'m| am) called|\bname's)\s+` + anyName)
 	// reIntro is a short introduction, "hi, I'm Sam" or "this is Sam": a
 	// capitalized name ending the sentence ("I'm tired" is not a name).
-	reIntro       = regexp.MustCompile(`^(?:(?i:hi+|hello+|hey+|hiya)(?: (?i:there|haven))?[\s,!.]+)?(?i:i'm|i’m|im|i am|this is)\s+([A-Z][a-z]{1,20})[\s!.]*$`)
-	reCallMe      = regexp.MustCompile(`(?i:\b(?:please |you can |just )?call me)\s+` + anyName + `\b`)
-	rePronouns    = regexp.MustCompile(`(?i)\b(?:my pronouns are|i use|i go by)\s+(she/her|he/him|they/them|she/they|he/they|xe/xem|ze/zir|it/its)\b`)
-	reRelation    = regexp.MustCompile(`\b(?i:my)\s+(?i:` + relation + `)` + namedAs + name)
-	rePet         = regexp.MustCompile(`\b(?i:my|a|our)\s+(?i:` + pet + `)` + namedAs + name)
-	reLivesIn     = regexp.MustCompile(`\b(?i:i(?:'ve| have)? (?:just |recently )?moved to|i (?:now )?live in|i(?:'m| am) (?:now )?living in|we live in|i(?:'m| am) based in)\s+` + place)
-	reWorksAs     = regexp.MustCompile(`(?i)\b(?:i work as|i(?:'m| am) working as|my job is|i(?:'m| am) employed as)\s+(?:an? |the )?([a-z][a-z -]{2,40}?)(?:\s+(?:at|for|in)\b|[.,!?;]|$)`)
-	reWorksAt     = regexp.MustCompile(`\b(?i:i work (?:at|for)|i(?:'m| am) working (?:at|for)|i got a job at)\s+` + `(\p{Lu}[\p{L}&'.-]*(?: \p{Lu}[\p{L}&'.-]*){0,3})`)
-	reJobNoun     = regexp.MustCompile(`(?i)\bi(?:'m| am) an? (nurse|teacher|student|engineer|software engineer|developer|programmer|doctor|lawyer|designer|chef|cook|driver|cashier|accountant|writer|artist|musician|carer|caregiver|paramedic|firefighter|electrician|plumber|builder|barista|waiter|waitress|scientist|researcher|social worker|pharmacist|midwife|police officer|mechanic|cleaner|receptionist|student nurse|junior doctor|care worker)\b`)
-	reStudies     = regexp.MustCompile(`(?i)\bi(?:'m| am)? (?:study|studying|doing a degree in|majoring in)\s+([a-z][a-z ]{2,40}?)(?:\s+at\b|[.,!?;]|$)`)
-	reLikes       = regexp.MustCompile(`(?i)\bi (?:really |absolutely |do )?(?:love|like|enjoy|adore)\s+([a-z][a-z' -]{2,40}?)(?:[.,!?;]|$|\s+(?:but|and|so|because|when)\b)`)
-	reDislikes    = regexp.MustCompile(`(?i)\bi (?:really )?(?:hate|dislike|can't stand|cannot stand|don't like|do not like)\s+([a-z][a-z' -]{2,40}?)(?:[.,!?;]|$|\s+(?:but|and|so|because|when)\b)`)
-	reRemember    = regexp.MustCompile(`(?i)\b(?:please )?(?:remember|don't forget|do not forget|keep in mind)\s+(?:that\s+)?(.{3,240}?)\s*(?:[.!]\s|[.!]?$)`)
-	reSelfBelief  = regexp.MustCompile(`(?i)\bi(?:'m| am) (?:(?:such|just|so|really|totally|completely|a|an) )*(failure|burden|disappointment|mess|worthless|useless|stupid|unlovable|not good enough|pathetic|hopeless|broken)\b`)
-	reSelfBelief2 = regexp.MustCompile(`(?i)\b(i hate myself|nobody (?:likes|loves|cares about) me|no one (?:likes|loves|cares about) me|i(?:'ll| will) never be good enough|i ruin everything)\b`)
+	reIntro       = textmatch.MustCompile(`^(?:(?i:hi+|hello+|hey+|hiya)(?: (?i:there|haven))?[\s,!.]+)?(?i:i'm|i’m|im|i am|this is)\s+([A-Z][a-z]{1,20})[\s!.]*$`)
+	reCallMe      = textmatch.MustCompile(`(?i:\b(?:please |you can |just )?call me)\s+` + anyName + `\b`)
+	rePronouns    = textmatch.MustCompile(`(?i)\b(?:my pronouns are|i use|i go by)\s+(she/her|he/him|they/them|she/they|he/they|xe/xem|ze/zir|it/its)\b`)
+	reRelation    = textmatch.MustCompile(`\b(?i:my)\s+(?i:` + relation + `)` + namedAs + name)
+	rePet         = textmatch.MustCompile(`\b(?i:my|a|our)\s+(?i:` + pet + `)` + namedAs + name)
+	reLivesIn     = textmatch.MustCompile(`\b(?i:i(?:'ve| have)? (?:just |recently )?moved to|i (?:now )?live in|i(?:'m| am) (?:now )?living in|we live in|i(?:'m| am) based in)\s+` + place)
+	reWorksAs     = textmatch.MustCompile(`(?i)\b(?:i work as|i(?:'m| am) working as|my job is|i(?:'m| am) employed as)\s+(?:an? |the )?([a-z][a-z -]{2,40}?)(?:\s+(?:at|for|in)\b|[.,!?;]|$)`)
+	reWorksAt     = textmatch.MustCompile(`\b(?i:i work (?:at|for)|i(?:'m| am) working (?:at|for)|i got a job at)\s+` + `(\p{Lu}[\p{L}&'.-]*(?: \p{Lu}[\p{L}&'.-]*){0,3})`)
+	reJobNoun     = textmatch.MustCompile(`(?i)\bi(?:'m| am) an? (nurse|teacher|student|engineer|software engineer|developer|programmer|doctor|lawyer|designer|chef|cook|driver|cashier|accountant|writer|artist|musician|carer|caregiver|paramedic|firefighter|electrician|plumber|builder|barista|waiter|waitress|scientist|researcher|social worker|pharmacist|midwife|police officer|mechanic|cleaner|receptionist|student nurse|junior doctor|care worker)\b`)
+	reStudies     = textmatch.MustCompile(`(?i)\bi(?:'m| am)? (?:study|studying|doing a degree in|majoring in)\s+([a-z][a-z ]{2,40}?)(?:\s+at\b|[.,!?;]|$)`)
+	reLikes       = textmatch.MustCompile(`(?i)\bi (?:really |absolutely |do )?(?:love|like|enjoy|adore)\s+([a-z][a-z' -]{2,40}?)(?:[.,!?;]|$|\s+(?:but|and|so|because|when)\b)`)
+	reDislikes    = textmatch.MustCompile(`(?i)\bi (?:really )?(?:hate|dislike|can't stand|cannot stand|don't like|do not like)\s+([a-z][a-z' -]{2,40}?)(?:[.,!?;]|$|\s+(?:but|and|so|because|when)\b)`)
+	reRemember    = textmatch.MustCompile(`(?i)\b(?:please )?(?:remember|don't forget|do not forget|keep in mind)\s+(?:that\s+)?(.{3,240}?)\s*(?:[.!]\s|[.!]?$)`)
+	reSelfBelief  = textmatch.MustCompile(`(?i)\bi(?:'m| am) (?:(?:such|just|so|really|totally|completely|a|an) )*(failure|burden|disappointment|mess|worthless|useless|stupid|unlovable|not good enough|pathetic|hopeless|broken)\b`)
+	reSelfBelief2 = textmatch.MustCompile(`(?i)\b(i hate myself|nobody (?:likes|loves|cares about) me|no one (?:likes|loves|cares about) me|i(?:'ll| will) never be good enough|i ruin everything)\b`)
 )
 
 // notNames are capitalised words that follow "my sister" and the like but
@@ -176,7 +177,7 @@ func Deterministic(text string) []Candidate {
 		}
 		question := strings.HasSuffix(strings.TrimSpace(sent), "?")
 		for _, pair := range []struct {
-			re   *regexp.Regexp
+			re   *textmatch.Regexp
 			pred string
 		}{{reLikes, memory.PredLikes}, {reDislikes, memory.PredDislikes}} {
 			for _, m := range pair.re.FindAllStringSubmatch(sent, -1) {
@@ -210,7 +211,7 @@ func Deterministic(text string) []Candidate {
 	return out
 }
 
-var reSentence = regexp.MustCompile(`[^.!?\n]+[.!?]*`)
+var reSentence = textmatch.MustCompile(`[^.!?\n]+[.!?]*`)
 
 // sentences splits text into trimmed sentences.
 func sentences(text string) []string {
@@ -227,7 +228,7 @@ func sentences(text string) []string {
 // me Sam", "my name is Sam"), for use in the same turn before extraction
 // has run.
 func AddressName(text string) (string, bool) {
-	for _, re := range []*regexp.Regexp{reCallMe, reName, reIntro} {
+	for _, re := range []*textmatch.Regexp{reCallMe, reName, reIntro} {
 		if m := re.FindStringSubmatch(strings.TrimSpace(text)); m != nil && isName(m[1]) {
 			return titleCase(m[1]), true
 		}

@@ -67,11 +67,12 @@ func (s *Store) FinishTurn(ctx context.Context, deliveryKey string, outs []chann
 	g.commit.Lock()
 	defer g.commit.Unlock()
 	g.mu.Lock()
-	batch := g.queue
-	g.queue = nil
-	done := req.done
+	var batch []*finishReq
+	if !req.done { // else an earlier holder of the lock committed it
+		batch, g.queue = g.queue, nil
+	}
 	g.mu.Unlock()
-	if !done {
+	if len(batch) > 0 {
 		// Not one caller's cancellation may undo the others' turns: the
 		// batch runs to its end, bounded by the busy timeout.
 		s.commitBatch(context.WithoutCancel(ctx), batch)

@@ -149,7 +149,7 @@ func TestABatchCommitsEachTurnOrNoneOfItAndKeepsTheOthers(t *testing.T) {
 
 func TestConcurrentFinishesAllCommitAndShareTransactions(t *testing.T) {
 	ctx := context.Background()
-	const n = 40
+	const n = 200
 	keys := make([]string, n)
 	for i := range keys {
 		keys[i] = fmt.Sprint("k", i)
@@ -157,15 +157,16 @@ func TestConcurrentFinishesAllCommitAndShareTransactions(t *testing.T) {
 	s, _ := finishFixture(t, keys...)
 	var wg sync.WaitGroup
 	errs := make([]error, n)
+	ids := make([][]int64, n)
 	for i, k := range keys {
 		wg.Go(func() {
-			_, errs[i] = s.FinishTurn(ctx, k, []channels.Outbound{reply(k)}, nil)
+			ids[i], errs[i] = s.FinishTurn(ctx, k, []channels.Outbound{reply(k)}, nil)
 		})
 	}
 	wg.Wait()
 	for i, err := range errs {
-		if err != nil {
-			t.Errorf("finish %d: %v", i, err)
+		if err != nil || len(ids[i]) != 1 {
+			t.Errorf("finish %d = ids %v, %v; want one id", i, ids[i], err)
 		}
 	}
 	if got := countRows(t, s, `SELECT count(*) FROM outbox`); got != n {

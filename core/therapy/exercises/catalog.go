@@ -1,6 +1,6 @@
 package exercises
 
-import "regexp"
+import "github.com/havenbot/haven/internal/textmatch"
 
 // The exercise IDs. They are persisted in checkpoints: never rename one.
 const (
@@ -47,7 +47,7 @@ var catalog = []Exercise{
 			"Thank you for doing that with me. You can come back to box breathing any time: it goes wherever you go.",
 			"Well done for giving it a go. Box breathing is yours now, for any moment you need it.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(box breathing|breathing (exercise|technique)|breath(ing)? exercise|(help me|can we|let'?s|teach me( to)?|want to|do some) (do some )?breath(e|ing))\b`),
+		Request: textmatch.MustCompile(`(?i)\b(box breathing|breathing (exercise|technique)|breath(ing)? exercise|(help me|can we|let'?s|teach me( to)?|want to|do some) (do some )?breath(e|ing))\b`),
 	},
 	{
 		ID: Grounding54321, Name: "5-4-3-2-1 grounding", Modality: "pfa", Offer: "a quick grounding exercise using your senses",
@@ -82,7 +82,7 @@ var catalog = []Exercise{
 			"Thank you for staying with that. Your senses are always there to come back to when things feel like too much.",
 			"Well done. Grounding works anywhere, even in the middle of a busy day.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(ground(ing)?( exercise| technique| me)?|5[- ,]?4[- ,]?3[- ,]?2[- ,]?1|five things i can see)\b`),
+		Request: textmatch.MustCompile(`(?i)\b(ground(ing)?( exercise| technique| me)?|5[- ,]?4[- ,]?3[- ,]?2[- ,]?1|five things i can see)\b`),
 	},
 	{
 		ID: ThoughtRecord, Name: "a thought record", Modality: "cbt", Offer: "a thought record, a CBT tool for looking at a thought more closely",
@@ -121,7 +121,7 @@ var catalog = []Exercise{
 			"That took real effort. Thoughts aren't facts, and you just practised seeing one from more than one side.",
 			"Thank you for working through that. The more you practise this, the quicker it gets.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(thought records?|(challenge|question|check|reframe) (my|these|this|the) thoughts?|cbt (exercise|tool|technique))\b`),
+		Request: textmatch.MustCompile(`(?i)\b(thought records?|(challenge|question|check|reframe) (my|these|this|the) thoughts?|cbt (exercise|tool|technique))\b`),
 	},
 	{
 		ID: Defusion, Name: "a defusion exercise", Modality: "act", Offer: "a short exercise for unhooking from a sticky thought",
@@ -148,7 +148,7 @@ var catalog = []Exercise{
 			"Thoughts will keep coming, and that's okay. You can come back to \"I'm having the thought that...\" whenever one grabs you.",
 			"Thank you for trying that. Noticing a thought as a thought is a skill, and it grows with practice.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(defus(ion|e)|unhook|(get|step) (unstuck|back) from (a|my|this) thought|thoughts? (on|off) (a )?leaves)\b`),
+		Request: textmatch.MustCompile(`(?i)\b(defus(ion|e)|unhook|(get|step) (unstuck|back) from (a|my|this) thought|thoughts? (on|off) (a )?leaves)\b`),
 	},
 	{
 		ID: DBTStop, Name: "the STOP skill", Modality: "dbt", Offer: "the DBT STOP skill, for a moment when feelings run high",
@@ -170,7 +170,7 @@ var catalog = []Exercise{
 		Done: []string{
 			"That's STOP. It's short enough to use in the middle of a hard moment, and it gets easier each time.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(stop skill|dbt stop|the stop (technique|exercise))\b`),
+		Request: textmatch.MustCompile(`(?i)\b(stop skill|dbt stop|the stop (technique|exercise))\b`),
 	},
 	{
 		ID: DBTTipp, Name: "TIPP", Modality: "dbt", Offer: "TIPP, a DBT skill for bringing intense emotion down fast",
@@ -195,7 +195,7 @@ var catalog = []Exercise{
 		Done: []string{
 			"That's TIPP. It works through your body, so it's there for the moments when thinking things through is too hard.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(tipp|tip skill|cold water (trick|skill))\b`),
+		Request: textmatch.MustCompile(`(?i)\b(tipp|tip skill|cold water (trick|skill))\b`),
 	},
 	{
 		ID: MuscleRelaxation, Name: "progressive muscle relaxation", Modality: "cbt", Offer: "a few minutes of progressive muscle relaxation",
@@ -223,7 +223,7 @@ var catalog = []Exercise{
 		Done: []string{
 			"Thank you for taking that time for your body. This one can help at bedtime too.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(progressive (muscle )?relaxation|pmr|muscle relaxation|relax my (body|muscles)|tense and relax)\b`),
+		Request: textmatch.MustCompile(`(?i)\b(progressive (muscle )?relaxation|pmr|muscle relaxation|relax my (body|muscles)|tense and relax)\b`),
 	},
 	{
 		ID: ValuesCheck, Name: "a values check", Modality: "act", Offer: "a short values check, to reconnect with what matters to you",
@@ -245,7 +245,7 @@ var catalog = []Exercise{
 		Done: []string{
 			"That's a real step. Values are like a compass: you never arrive, but you can always turn towards them.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(values? (check|exercise)|my values|what (really )?matters to me)\b`),
+		Request: textmatch.MustCompile(`(?i)\b(values? (check|exercise)|my values|what (really )?matters to me)\b`),
 	},
 	{
 		ID: WorryPostponement, Name: "a worry postponement plan", Modality: "cbt", Offer: "a worry postponement plan, so worries get their own time instead of all of it",
@@ -267,7 +267,7 @@ var catalog = []Exercise{
 		Done: []string{
 			"That's your plan. If the worry comes back before then, you can tell it \"not now, I have time for you later\".",
 		},
-		Request: regexp.MustCompile(`(?i)\b(worry (time|postponement|plan)|postpone (my )?worr(y|ies)|schedule (my )?worr(y|ies))\b`),
+		Request: textmatch.MustCompile(`(?i)\b(worry (time|postponement|plan)|postpone (my )?worr(y|ies)|schedule (my )?worr(y|ies))\b`),
 	},
 	{
 		ID: ThreeGoodThings, Name: "three good things", Modality: "none", Offer: "a quick three-good-things reflection",
@@ -289,6 +289,6 @@ var catalog = []Exercise{
 		Done: []string{
 			"Thank you for noticing those. Doing this most evenings for a week can gently shift how the days feel.",
 		},
-		Request: regexp.MustCompile(`(?i)\b(three|3) good things\b|\b(gratitude (exercise|practice|list))\b`),
+		Request: textmatch.MustCompile(`(?i)\b(three|3) good things\b|\b(gratitude (exercise|practice|list))\b`),
 	},
 }

@@ -1,8 +1,9 @@
 package exercises
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/havenbot/haven/internal/textmatch"
 )
 
 // Step is one step of an exercise.
@@ -42,7 +43,7 @@ type Exercise struct {
 	// Done closes the exercise after its last step.
 	Done []string
 	// Request matches a person asking for this exercise by name.
-	Request *regexp.Regexp
+	Request *textmatch.Regexp
 }
 
 // StepIndex returns the index of step id, or -1.
@@ -102,7 +103,7 @@ func Requested(text string) *Exercise {
 	return nil
 }
 
-var anyRequest = regexp.MustCompile(`(?i)\b((an?|some|the) (calming |grounding |relaxation |breathing |mindfulness |short |quick )?(exercise|technique|skill)s?|help me (calm|relax|settle|chill)( down)?|(calm|settle) me down|something to (calm|relax|ground) me|how (can|do) i calm( myself)? down)\b`)
+var anyRequest = textmatch.MustCompile(`(?i)\b((an?|some|the) (calming |grounding |relaxation |breathing |mindfulness |short |quick )?(exercise|technique|skill)s?|help me (calm|relax|settle|chill)( down)?|(calm|settle) me down|something to (calm|relax|ground) me|how (can|do) i calm( myself)? down)\b`)
 
 // RequestedAny reports whether the text asks for some exercise without
 // naming one ("can you help me calm down?").
@@ -130,10 +131,10 @@ const (
 )
 
 var (
-	exitRE  = regexp.MustCompile(`(?i)^\s*(stop|quit|cancel|enough|end( it)?|exit|no more|nope|no thanks|not now|skip the (whole )?exercise|forget it|never ?mind)\b|\b(not now|no more|skip the (whole )?exercise|forget (it|this)|let'?s (stop|quit|end|leave it|not)|(can|could) we (stop|quit|end|leave it|pause)|i (want|need|would like|'d like) to (stop|quit|end)|(stop|end|quit) (the|this) (exercise|thing)|i'?m done with (this|the exercise)|don'?t want to (do|continue|keep going|carry on)( this| it)?|not (in the mood|up for (it|this))|this isn'?t (for me|helping,? stop))\b`)
-	skipRE  = regexp.MustCompile(`(?i)^\s*(skip|pass|next( one| step)?|move on|let'?s move on|can we skip (this|that|it)( one)?)\b`)
-	holdRE  = regexp.MustCompile(`(?i)^\s*(wait|hold on|hang on|one sec(ond)?|just a (sec(ond)?|moment|minute)|brb|give me a (sec(ond)?|moment|minute)|not yet|still (going|doing it|breathing|on it)|one moment|a moment)\b`)
-	stuckRE = regexp.MustCompile(`(?i)\b(i can'?t( do (it|this|that))?$|i cannot|can'?t (do|think of|find|feel|focus|concentrate|remember)|not working|doesn'?t (work|help)|don'?t (understand|get it|know how|know what)|what do i (do|say|write)|how do i|what do you mean|confus(ed|ing)|too hard|i'?m stuck|stuck|nothing comes|no idea|(^|\s)idk|i don'?t know|blank|help me)\b`)
+	exitRE  = textmatch.MustCompile(`(?i)^\s*(stop|quit|cancel|enough|end( it)?|exit|no more|nope|no thanks|not now|skip the (whole )?exercise|forget it|never ?mind)\b|\b(not now|no more|skip the (whole )?exercise|forget (it|this)|let'?s (stop|quit|end|leave it|not)|(can|could) we (stop|quit|end|leave it|pause)|i (want|need|would like|'d like) to (stop|quit|end)|(stop|end|quit) (the|this) (exercise|thing)|i'?m done with (this|the exercise)|don'?t want to (do|continue|keep going|carry on)( this| it)?|not (in the mood|up for (it|this))|this isn'?t (for me|helping,? stop))\b`)
+	skipRE  = textmatch.MustCompile(`(?i)^\s*(skip|pass|next( one| step)?|move on|let'?s move on|can we skip (this|that|it)( one)?)\b`)
+	holdRE  = textmatch.MustCompile(`(?i)^\s*(wait|hold on|hang on|one sec(ond)?|just a (sec(ond)?|moment|minute)|brb|give me a (sec(ond)?|moment|minute)|not yet|still (going|doing it|breathing|on it)|one moment|a moment)\b`)
+	stuckRE = textmatch.MustCompile(`(?i)\b(i can'?t( do (it|this|that))?$|i cannot|can'?t (do|think of|find|feel|focus|concentrate|remember)|not working|doesn'?t (work|help)|don'?t (understand|get it|know how|know what)|what do i (do|say|write)|how do i|what do you mean|confus(ed|ing)|too hard|i'?m stuck|stuck|nothing comes|no idea|(^|\s)idk|i don'?t know|blank|help me)\b`)
 )
 
 // Read says what text means for the current step of an exercise. Anything

@@ -18,6 +18,7 @@ import (
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/core"
 	"github.com/havenbot/haven/llm/llmtest"
+	"github.com/havenbot/haven/memory/sqlite"
 	"github.com/havenbot/haven/safety"
 )
 
@@ -48,6 +49,9 @@ type benchResult struct {
 	answered int             // messages answered
 	elapsed  time.Duration   // first message sent to last reply received
 	latency  []time.Duration // one per message, sorted
+	// grouped is how the store's small writes shared transactions
+	// (Haven's run only).
+	grouped sqlite.GroupStats
 }
 
 func (r benchResult) throughput() float64 {
@@ -145,6 +149,10 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 	}
 	fmt.Fprintf(std.out, "%-9s %8s %9s %10s %10s %10s %10s\n", "", "messages", "seconds", "msgs/s", "p50", "p95", "p99")
 	printResult(std.out, "haven", full)
+	if g := full.grouped; g.Batches > 0 {
+		fmt.Fprintf(std.out, "group commit: %d writes (deliveries recorded, turns finished, replies sent, jobs done) in %d transactions, %.1f each\n",
+			g.Writes, g.Batches, float64(g.Writes)/float64(g.Batches))
+	}
 	if skipEcho {
 		return nil
 	}
@@ -261,6 +269,7 @@ func benchHaven(ctx context.Context, load benchLoad, dbPath string, latency time
 	if err := errors.Join(driveErr, runErr); err != nil {
 		return res, err
 	}
+	res.grouped = store.GroupStats()
 	// The Hub has drained: a reply sent twice would be in Sent by now.
 	return res, checkExactlyOnce(srv.Sent(), load)
 }

@@ -25,7 +25,7 @@ func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, er
 	if err != nil {
 		return false, fmt.Errorf("record delivery %s: encode: %w", in.DeliveryKey, err)
 	}
-	err = s.write(ctx, func(tx *wtx) error {
+	err = s.grouped(ctx, func(ctx context.Context, tx *wtx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO inbox (delivery_key, platform, payload, recorded_at)
 			VALUES (?, ?, ?, ?) ON CONFLICT (delivery_key) DO NOTHING`,
 			in.DeliveryKey, in.Platform, string(payload), ts(s.now()))
@@ -46,7 +46,7 @@ func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, er
 // author display name; the ids are kept for dedupe. Marking a delivery done
 // twice is not an error; an unknown key is one, wrapping memory.ErrNotFound.
 func (s *Store) Done(ctx context.Context, deliveryKey string) error {
-	err := s.write(ctx, func(tx *wtx) error { return markDone(ctx, tx, deliveryKey, s.now()) })
+	err := s.grouped(ctx, func(ctx context.Context, tx *wtx) error { return markDone(ctx, tx, deliveryKey, s.now()) })
 	if err != nil {
 		return fmt.Errorf("mark delivery %s done: %w", deliveryKey, err)
 	}

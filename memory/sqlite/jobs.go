@@ -71,7 +71,7 @@ func (s *Store) Claim(ctx context.Context, lease time.Duration) (memory.Job, boo
 
 // Finish deletes a done job.
 func (s *Store) Finish(ctx context.Context, id int64) error {
-	err := s.write(ctx, func(tx *wtx) error {
+	err := s.grouped(ctx, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM memory_jobs WHERE id = ?`, id)
 		return err
 	})

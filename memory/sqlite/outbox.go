@@ -90,9 +90,15 @@ func (s *Store) outboxUpdate(ctx context.Context, what string, id int64, query s
 // stay). Marking it again is not an error; an unknown id is one, wrapping
 // memory.ErrNotFound.
 func (s *Store) Sent(ctx context.Context, id int64) error {
-	return s.outboxUpdate(ctx, "mark sent", id, `UPDATE outbox
-		SET sent_at = coalesce(sent_at, ?), payload = json_remove(json_set(payload, '$.text', ''), '$.file.data')
-		WHERE id = ?`, ts(s.now()), id)
+	err := s.grouped(ctx, func(ctx context.Context, tx *wtx) error {
+		return execOne(ctx, tx, "no such outbox message", `UPDATE outbox
+			SET sent_at = coalesce(sent_at, ?), payload = json_remove(json_set(payload, '$.text', ''), '$.file.data')
+			WHERE id = ?`, ts(s.now()), id)
+	})
+	if err != nil {
+		return fmt.Errorf("mark sent outbox message %d: %w", id, err)
+	}
+	return nil
 }
 
 // Attempted records a failed attempt at message id: attempts goes up by one

@@ -72,9 +72,9 @@ type Store struct {
 	// lock is the serving Store's exclusive hold on the file (lock.go),
 	// taken before the file is created or migrated.
 	lock *fileLock
-	// finishing batches the turns that end together into one
-	// transaction (finish.go).
-	finishing groupCommit
+	// group lets the small writes of many turns share transactions
+	// (group.go).
+	group groupCommit
 	// w is the single writer connection: MaxOpenConns(1), _txlock=immediate.
 	// All writes are serialized by database/sql's pool, so they never race
 	// each other for SQLite's write lock.
@@ -447,18 +447,22 @@ func clip(s string, n int) string {
 // updateOne runs one UPDATE in a write transaction and returns an error
 // wrapping memory.ErrNotFound, prefixed with missing, when it changed no row.
 func (s *Store) updateOne(ctx context.Context, missing, query string, args ...any) error {
-	return s.write(ctx, func(tx *wtx) error {
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return fmt.Errorf("%s: %w", missing, memory.ErrNotFound)
-		}
-		return nil
-	})
+	return s.write(ctx, func(tx *wtx) error { return execOne(ctx, tx, missing, query, args...) })
+}
+
+// execOne runs one statement in tx and returns an error wrapping
+// memory.ErrNotFound, prefixed with missing, when it changed no row.
+func execOne(ctx context.Context, tx *wtx, missing, query string, args ...any) error {
+	res, err := tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", missing, memory.ErrNotFound)
+	}
+	return nil
 }

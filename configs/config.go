@@ -76,6 +76,10 @@ type Hub struct {
 	MaxQueued int `yaml:"max_queued"`
 	// DrainTimeout bounds how long shutdown waits for queued turns.
 	DrainTimeout time.Duration `yaml:"drain_timeout"`
+	// ReplyMaxAge bounds the retries of an ordinary reply in time: one
+	// still failing this long after it was made is given up on, logged and
+	// counted. Crisis replies are never given up on.
+	ReplyMaxAge time.Duration `yaml:"reply_max_age"`
 }
 
 // Safety tunes the crisis gate.
@@ -161,7 +165,7 @@ func Defaults() Config {
 	return Config{
 		Database: Database{Path: "./data/haven.db"},
 		LLM:      LLM{Timeout: 20 * time.Second},
-		Hub:      Hub{Workers: 8, MaxQueued: 1024, DrainTimeout: 15 * time.Second},
+		Hub:      Hub{Workers: 8, MaxQueued: 1024, DrainTimeout: 15 * time.Second, ReplyMaxAge: 6 * time.Hour},
 		Safety:   Safety{LLMDeadline: 3 * time.Second},
 		Memory: Memory{
 			IdleTimeout:        30 * time.Minute,

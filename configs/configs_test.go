@@ -193,7 +193,7 @@ func TestUnknownKeyErrorNamesKeyAndLine(t *testing.T) {
 		{
 			"typo of a plain key suggests it",
 			"hub:\n  worker: 3\n",
-			[]string{"line 2", `unknown key "hub.worker"`, `did you mean "hub.workers"?`, "keys under hub: workers, max_queued, drain_timeout"},
+			[]string{"line 2", `unknown key "hub.worker"`, `did you mean "hub.workers"?`, "keys under hub: workers, max_queued, drain_timeout, reply_max_age"},
 		},
 	}
 	for _, tt := range tests {
@@ -437,6 +437,7 @@ func TestValidateSaysWhatToFix(t *testing.T) {
 		{"workers", func(c *configs.Config) { c.Hub.Workers = 0 }, "hub.workers is 0: it must be greater than zero"},
 		{"max queued", func(c *configs.Config) { c.Hub.MaxQueued = -1 }, "hub.max_queued is -1"},
 		{"drain timeout", func(c *configs.Config) { c.Hub.DrainTimeout = -time.Second }, "hub.drain_timeout is -1s"},
+		{"reply max age", func(c *configs.Config) { c.Hub.ReplyMaxAge = 30 * time.Second }, "hub.reply_max_age is 30s: replies need at least 1m"},
 		{"llm deadline", func(c *configs.Config) { c.Safety.LLMDeadline = 0 }, "safety.llm_deadline is 0s"},
 		{"country", func(c *configs.Config) { c.Safety.DefaultCountry = "uk" }, `safety.default_country "uk" is not an ISO 3166-1 alpha-2 code`},
 		{"alert conversation", func(c *configs.Config) { c.Safety.AlertConversation = "#crisis" }, `safety.alert_conversation "#crisis" is not a namespaced conversation id`},

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/text/language"
 )
@@ -136,6 +137,9 @@ func (c Config) validateHub(v *validator) {
 	v.positive("hub.workers", h.Workers > 0, h.Workers, "8")
 	v.positive("hub.max_queued", h.MaxQueued > 0, h.MaxQueued, "1024")
 	v.positive("hub.drain_timeout", h.DrainTimeout > 0, h.DrainTimeout, "15s")
+	if h.ReplyMaxAge < time.Minute {
+		v.add("hub.reply_max_age is %v: replies need at least 1m to ride out a short outage, e.g. 6h (%s)", h.ReplyMaxAge, EnvName("hub.reply_max_age"))
+	}
 }
 
 func (c Config) validateSafety(v *validator) {

@@ -100,7 +100,7 @@ func (o *ops) start(ctx context.Context, addr string, store writable, hub metric
 	o.log.Info("operator endpoint listening", slog.String("addr", listening), slog.String("paths", "/metrics /healthz /readyz"))
 	return listening, func() {
 		o.ready.stopped.Store(true)
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second) // scrapes are short
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 		<-done

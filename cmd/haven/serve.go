@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/havenbot/haven/adapters/console"
@@ -93,6 +94,11 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	// The memory worker runs beside the hub and stops after it: at shutdown
 	// it first finishes the jobs already queued (bounded by the drain
 	// timeout); whatever it cannot finish stays queued for the next start.
+	//
+	// The whole shutdown, the Hub's drain, the webhook servers' and the
+	// memory jobs', ends within one drain timeout of the stop signal.
+	stopBy := newShutdownDeadline(ctx, cfg.Hub.DrainTimeout)
+	defer stopBy.release()
 	workerCtx, stopWorker := context.WithCancel(context.WithoutCancel(ctx))
 	workerDone := make(chan struct{})
 	go func() {
@@ -102,7 +108,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	defer func() {
 		stopWorker()
 		<-workerDone
-		drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.Hub.DrainTimeout)
+		drainCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), stopBy.at())
 		defer cancel()
 		if err := worker.Drain(drainCtx); err != nil {
 			log.Warn("memory jobs left for the next start", slog.Any("err", err))
@@ -112,6 +118,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Workers:      cfg.Hub.Workers,
 		MaxQueued:    cfg.Hub.MaxQueued,
 		DrainTimeout: cfg.Hub.DrainTimeout,
+		MaxAge:       cfg.Hub.ReplyMaxAge,
 		// A terminal has no platform rate limit to respect.
 		NoRateLimit: useConsole,
 		Logger:      log,
@@ -140,7 +147,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	waitHTTP, err := serveHTTP(ctx, handlers, log)
+	waitHTTP, err := serveHTTP(ctx, handlers, stopBy.at, log)
 	if err != nil {
 		return err
 	}
@@ -153,8 +160,9 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 }
 
 // serveHTTP serves each handler on its address until ctx is done, then
-// shuts the servers down. It returns the first listen error.
-func serveHTTP(ctx context.Context, handlers map[string]http.Handler, log *slog.Logger) (wait func() error, err error) {
+// shuts the servers down, waiting for requests in flight until stopBy()
+// at most. It returns the first listen error.
+func serveHTTP(ctx context.Context, handlers map[string]http.Handler, stopBy func() time.Time, log *slog.Logger) (wait func() error, err error) {
 	var servers []*http.Server
 	errc := make(chan error, len(handlers))
 	for addr, h := range handlers {
@@ -178,7 +186,7 @@ func serveHTTP(ctx context.Context, handlers map[string]http.Handler, log *slog.
 	}
 	return func() error {
 		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		shutdown, cancel := context.WithDeadline(context.Background(), stopBy())
 		defer cancel()
 		for _, s := range servers {
 			_ = s.Shutdown(shutdown)
@@ -192,6 +200,39 @@ func serveHTTP(ctx context.Context, handlers map[string]http.Handler, log *slog.
 		return first
 	}, nil
 }
+
+// shutdownDeadline is when a serving process must have stopped: one drain
+// timeout after its context was done.
+type shutdownDeadline struct {
+	drain time.Duration
+	mu    sync.Mutex
+	done  time.Time // when ctx was done; zero until then
+	stop  func() bool
+}
+
+// newShutdownDeadline starts watching ctx; call release when serving ends.
+func newShutdownDeadline(ctx context.Context, drain time.Duration) *shutdownDeadline {
+	d := &shutdownDeadline{drain: drain}
+	d.stop = context.AfterFunc(ctx, func() {
+		d.mu.Lock()
+		d.done = time.Now()
+		d.mu.Unlock()
+	})
+	return d
+}
+
+// at returns the deadline: a drain timeout after ctx was done, or after
+// now when it is not (the terminal chat's input ended).
+func (d *shutdownDeadline) at() time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.done.IsZero() {
+		return time.Now().Add(d.drain)
+	}
+	return d.done.Add(d.drain)
+}
+
+func (d *shutdownDeadline) release() { d.stop() }
 
 // loadConfig loads and validates the configuration, with every platform's
 // section (see platforms).

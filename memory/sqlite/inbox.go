@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/havenbot/haven/channels"
-	"github.com/havenbot/haven/memory"
 )
 
 // Record stores in under in.DeliveryKey. fresh is false when the key was
@@ -55,20 +54,9 @@ func (s *Store) Done(ctx context.Context, deliveryKey string) error {
 
 // markDone marks a delivery done in tx (see Done).
 func markDone(ctx context.Context, tx *wtx, deliveryKey string, now time.Time) error {
-	res, err := tx.ExecContext(ctx, `UPDATE inbox
+	return execOne(ctx, tx, "no such delivery", `UPDATE inbox
 		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.text', '', '$.author.display', '')
 		WHERE delivery_key = ?`, ts(now), deliveryKey)
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return fmt.Errorf("no such delivery: %w", memory.ErrNotFound)
-	}
-	return nil
 }
 
 // Unfinished returns the recorded deliveries of platform not yet Done, in

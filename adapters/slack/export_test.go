@@ -2,6 +2,7 @@ package slack
 
 import (
 	"context"
+	"log/slog"
 	"time"
 )
 
@@ -14,3 +15,6 @@ var RenderMrkdwn = renderMrkdwn
 
 // LocaleHint exposes localeHint.
 var LocaleHint = localeHint
+
+// Logger returns the adapter's logger.
+func (a *Adapter) Logger() *slog.Logger { return a.log }

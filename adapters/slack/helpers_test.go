@@ -14,6 +14,7 @@ import (
 	"github.com/havenbot/haven/adapters/slack"
 	"github.com/havenbot/haven/adapters/slack/slacktest"
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/channels/channelstest"
 )
 
 const secret = "8f742231b10e8888abcd99yyyzzz85a5"
@@ -28,7 +29,9 @@ var (
 // The conversations of the fake workspace.
 var (
 	general = slacktest.Channel{ID: "C0GENERAL", Name: "general", Type: slacktest.TypeChannel}
-	private = slacktest.Channel{ID: "G0PRIVATE", Name: "secret-club", Type: slacktest.TypeGroup}
+	// A private channel: Slack gives new ones C ids (G ids are older
+	// private channels, and group DMs).
+	private = slacktest.Channel{ID: "C0PRIVATE", Name: "secret-club", Type: slacktest.TypeGroup}
 	mpim    = slacktest.Channel{ID: "G0MPIM", Name: "mpdm-ana--ben--cy-1", Type: slacktest.TypeMPIM}
 )
 
@@ -225,4 +228,77 @@ func containsAll(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// echoCore answers every message with "echo: TEXT" in a reply to it.
+type echoCore struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (c *echoCore) Handle(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+	c.mu.Lock()
+	c.seen = append(c.seen, in.Text)
+	c.mu.Unlock()
+	return []channels.Outbound{{Platform: in.Platform, Conversation: in.Conversation, ReplyTo: in.MessageID,
+		Kind: channels.OutReply, Text: "echo: " + in.Text}}, nil
+}
+
+// count returns how many turns ran for text.
+func (c *echoCore) count(text string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, s := range c.seen {
+		if s == text {
+			n++
+		}
+	}
+	return n
+}
+
+// hubRun is a Hub running h's adapter.
+type hubRun struct {
+	hub  *channels.Hub
+	stop func() error
+}
+
+// runHub runs a Hub with handler and h's adapter until the test ends
+// (or stop); inbox nil means a fresh in-memory one.
+func runHub(t *testing.T, h *harness, handler channels.Handler, inbox channels.Inbox, outbox channels.Outbox) *hubRun {
+	t.Helper()
+	if inbox == nil {
+		inbox = channelstest.NewMemInbox()
+	}
+	if outbox == nil {
+		outbox = channelstest.NewMemOutbox()
+	}
+	hub := channels.NewHub(handler, inbox, outbox, channels.HubOptions{
+		NoRateLimit: true, BaseBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond,
+		DrainTimeout: 5 * time.Second, Logger: slog.New(slog.DiscardHandler),
+	})
+	hub.Register(h.a)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- hub.Run(ctx) }()
+	var once sync.Once
+	var err error
+	stop := func() error {
+		once.Do(func() {
+			cancel()
+			err = <-done
+		})
+		return err
+	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("hub run: %v", err)
+		}
+	})
+	select {
+	case <-h.a.Ready():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the adapter was not ready within 10s")
+	}
+	return &hubRun{hub: hub, stop: stop}
 }

@@ -84,16 +84,22 @@ func (s *Server) channelTypeLocked(ch string) string {
 	return TypeChannel
 }
 
+// humanSubtype reports whether a message of this subtype is one a person
+// wrote, the only kind Slack sends an app_mention for.
+func humanSubtype(s string) bool {
+	return s == "" || s == "thread_broadcast" || s == "file_share" || s == "me_message"
+}
+
 // Message makes m happen: a message event, and in a conversation other
-// than a DM, when the text mentions the bot, its app_mention twin first
-// (unless WithoutTwins). It returns the event ids and the message's ts.
+// than a DM, when a person's text mentions the bot, its app_mention twin
+// first (unless WithoutTwins). It returns the event ids and the message's ts.
 func (s *Server) Message(m Message) Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ts := s.tsLocked()
 	ev := Event{Channel: m.Channel, TS: ts}
 	typ := s.channelTypeLocked(m.Channel)
-	if s.twins && typ != TypeIM && strings.Contains(m.Text, "<@"+DefaultBotUser) {
+	if s.twins && typ != TypeIM && humanSubtype(m.Subtype) && strings.Contains(m.Text, "<@"+DefaultBotUser) {
 		inner := map[string]any{"type": "app_mention", "user": m.User, "text": m.Text, "ts": ts,
 			"channel": m.Channel, "event_ts": ts, "team": s.team}
 		if m.ThreadTS != "" {

@@ -54,6 +54,9 @@ func TestAFrameThatIsNotJSONDoesNotStopTheSocket(t *testing.T) {
 	h.srv.InjectFrame(`private words`)
 	h.marker(t)
 	h.expectMarker(t)
+	if got := h.a.Stats().Skipped; got != 2 {
+		t.Errorf("Stats().Skipped = %d, want 2", got)
+	}
 	if strings.Contains(h.logs.String(), "private words") {
 		t.Errorf("the log repeats the frame's content:\n%s", h.logs)
 	}

@@ -153,9 +153,20 @@ func (a *Adapter) onSocketEvent(ctx context.Context, client *socketmode.Client, 
 			a.skipBadMessage(ctx, client, bad)
 		}
 	case socketmode.EventTypeIncomingError:
-		if e, ok := evt.Data.(*slackgo.IncomingEventError); ok {
-			a.log.Warn("slack socket mode read a frame it cannot use", slog.String("problem", describeParseError(e.ErrorObj)))
+		e, ok := evt.Data.(*slackgo.IncomingEventError)
+		if !ok {
+			break
 		}
+		_, syntax := errors.AsType[*json.SyntaxError](e.ErrorObj)
+		_, typ := errors.AsType[*json.UnmarshalTypeError](e.ErrorObj)
+		if syntax || typ {
+			a.skipped.Add(1)
+			a.log.Warn("slack socket mode skipped a frame that is not JSON", slog.String("problem", describeParseError(e.ErrorObj)))
+			break
+		}
+		// A read error of the socket itself: slack-go opens a new one.
+		a.connected.Store(false)
+		a.log.Info("slack socket mode connection lost; reconnecting", slog.Any("err", e.ErrorObj))
 	case socketmode.EventTypeErrorWriteFailed:
 		if e, ok := evt.Data.(*socketmode.ErrorWriteFailed); ok && e.Response != nil {
 			a.log.Warn("slack socket mode could not send an ack; Slack will deliver the envelope again", slog.String("envelope_id", e.Response.EnvelopeID), slog.Any("err", e.Cause))

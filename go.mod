@@ -30,7 +30,11 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-require golang.org/x/time v0.16.0
+require (
+	github.com/gorilla/websocket v1.5.3
+	github.com/slack-go/slack v0.34.0
+	golang.org/x/time v0.16.0
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -94,3 +94,15 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(problems...)
 }
+
+// Options returns the adapter options these settings give. The caller
+// adds what is not configuration: admins, logger, HTTP client.
+func (c Config) Options() Options {
+	return Options{
+		BotToken:      c.BotToken,
+		AppToken:      c.AppToken,
+		SigningSecret: c.SigningSecret,
+		Mode:          c.Mode,
+		APIURL:        c.APIURL,
+	}
+}

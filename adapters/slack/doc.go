@@ -1,6 +1,40 @@
-// Package slack is to be Haven's Slack adapter (slack-go: Socket Mode by
-// default, or the Events API over HTTP). For now it holds the adapter's
-// configuration section, which Haven already reads and validates so that
-// a deployment configured for Slack is told clearly that this build cannot
-// serve it yet.
+// Package slack is Haven's Slack adapter, built on
+// github.com/slack-go/slack (its socketmode and slackevents packages).
+//
+// It receives events over Socket Mode (the default: no public URL
+// needed) or from the Events API over HTTP (Handler, which checks Slack's
+// request signature before it reads anything). It normalizes DMs, public
+// and private channels and group DMs into channels.Inbound, dropping bots,
+// its own messages, edits, deletions and other non-human subtypes, and
+// sends replies as mrkdwn with everything Haven says escaped.
+//
+// Dedupe: an event_id already handled is dropped at once (Slack's
+// retries), and every message's delivery key is its channel and ts, so
+// the Hub's durable inbox runs one turn for a message however it arrives:
+// app_mention and its message twin, a retry, a redelivery after a
+// restart.
+//
+// The person behind a message is looked up with users.info (cached,
+// Options.UserCacheTTL): their display name, whether they are a workspace
+// admin or owner (Author.PlatformAdmin, with the configured Admins; false
+// when users.info fails), and their time zone and locale, which become
+// the Locale hint the crisis gate reads a country from (see localeHint).
+//
+// The slash command (/haven ARGS) reaches the core as an admin command
+// whose Text is "/haven ARGS"; its answers are ephemeral. A Private
+// message in a shared conversation (a crisis reply's details, a memory
+// answer, an export) goes to the person's DM, or ephemerally when the DM
+// cannot be opened; the core's public note says to look for it or to
+// write directly, which stays true either way. Files go through
+// UploadFileContext (SendFile), privately in the same way.
+//
+// Slack shows no typing indicator for bots outside its assistant
+// threads, so the adapter has no Typer. It reports Liveness (connected,
+// last event, last sign of life on the socket) and Stats (skipped and
+// duplicate events).
+//
+// The adapter owns its configuration section (Config: the slack keys,
+// their defaults and their rules).
 package slack
+
+//go:generate go run gen_zones.go

@@ -53,7 +53,7 @@ func platforms() []platform {
 		{name: telegram.Platform, settings: &tg, start: func(d platformDeps) (channels.Adapter, *webhook, error) {
 			return startTelegram(tg, d)
 		}},
-		{name: slack.Platform, settings: &sl, start: notBuilt(slack.Platform)},
+		{name: slack.Platform, settings: &sl, start: func(d platformDeps) (channels.Adapter, *webhook, error) { return startSlack(sl, d) }},
 		{name: discord.Platform, settings: &dc, start: notBuilt(discord.Platform)},
 	}
 }

@@ -21,8 +21,8 @@ import (
 func (a *Adapter) serveHTTP(ctx context.Context, sink channels.Sink, me *self) error {
 	a.hook.Store(&hookState{ctx: ctx, sink: sink})
 	defer a.hook.Store(nil)
-	a.connected.Store(true)
-	defer a.connected.Store(false)
+	a.live.SetConnected(true)
+	defer a.live.SetConnected(false)
 	a.log.Info("slack connected", slog.String("team", me.team), slog.String("bot_user", me.user), slog.String("mode", ModeHTTP))
 	a.markReady()
 	<-ctx.Done()

@@ -117,11 +117,9 @@ type Adapter struct {
 	running   atomic.Bool
 	hook      atomic.Pointer[hookState]
 
-	connected     atomic.Bool
-	lastEvent     atomic.Int64 // unix nanoseconds, 0 for never
-	lastHeartbeat atomic.Int64
-	skipped       atomic.Uint64
-	duplicates    atomic.Uint64
+	live       channels.LiveRecorder
+	skipped    atomic.Uint64
+	duplicates atomic.Uint64
 
 	users  userCache
 	dms    sync.Map // {team, user} -> DM channel id
@@ -258,19 +256,13 @@ func (a *Adapter) markReady() { a.readyOnce.Do(func() { close(a.ready) }) }
 // when the last envelope or request arrived, and LastHeartbeat when Slack
 // was last heard from: anything arriving on the socket, which on an idle
 // connection is Slack's ping every few seconds, or a verified request.
-func (a *Adapter) Liveness() channels.Liveness {
-	l := channels.Liveness{Connected: a.connected.Load()}
-	if n := a.lastEvent.Load(); n != 0 {
-		l.LastEvent = time.Unix(0, n)
-	}
-	if n := a.lastHeartbeat.Load(); n != 0 {
-		l.LastHeartbeat = time.Unix(0, n)
-	}
-	return l
-}
+func (a *Adapter) Liveness() channels.Liveness { return a.live.Liveness() }
 
-func (a *Adapter) heard()     { a.lastHeartbeat.Store(a.now().UnixNano()) }
-func (a *Adapter) eventCame() { a.lastEvent.Store(a.now().UnixNano()) }
+func (a *Adapter) heard()     { a.live.Heartbeat(a.now()) }
+func (a *Adapter) eventCame() { a.live.Event(a.now()) }
+
+// SkippedEvents returns Stats().Skipped, for the skipped-events metric.
+func (a *Adapter) SkippedEvents() uint64 { return a.skipped.Load() }
 
 // Stats are an Adapter's counters since New.
 type Stats struct {

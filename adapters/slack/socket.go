@@ -53,7 +53,7 @@ func (a *Adapter) runSocket(ctx context.Context, sink channels.Sink) error {
 	jobs := make(chan job, jobQueue)
 	procDone := make(chan error, 1)
 	go func() { procDone <- a.process(runCtx, sink, jobs) }()
-	defer a.connected.Store(false)
+	defer a.live.SetConnected(false)
 
 	var hellos atomic.Int64
 	var result error
@@ -112,17 +112,17 @@ func (a *Adapter) onSocketEvent(ctx context.Context, client *socketmode.Client, 
 	}
 	switch evt.Type {
 	case socketmode.EventTypeConnecting:
-		a.connected.Store(false)
+		a.live.SetConnected(false)
 		if c, ok := evt.Data.(*slackgo.ConnectingEvent); ok {
 			a.log.Debug("slack socket mode connecting", slog.Int("attempt", c.Attempt), slog.Int("connection", c.ConnectionCount))
 		}
 	case socketmode.EventTypeConnectionError:
-		a.connected.Store(false)
+		a.live.SetConnected(false)
 		if c, ok := evt.Data.(*slackgo.ConnectionErrorEvent); ok {
 			a.log.Warn("slack socket mode cannot connect; retrying", slog.Int("attempt", c.Attempt), slog.Duration("wait", c.Backoff), slog.Any("err", c.ErrorObj))
 		}
 	case socketmode.EventTypeConnected:
-		a.connected.Store(true)
+		a.live.SetConnected(true)
 		a.heard()
 	case socketmode.EventTypeHello:
 		a.heard()
@@ -165,7 +165,7 @@ func (a *Adapter) onSocketEvent(ctx context.Context, client *socketmode.Client, 
 			break
 		}
 		// A read error of the socket itself: slack-go opens a new one.
-		a.connected.Store(false)
+		a.live.SetConnected(false)
 		a.log.Info("slack socket mode connection lost; reconnecting", slog.Any("err", e.ErrorObj))
 	case socketmode.EventTypeErrorWriteFailed:
 		if e, ok := evt.Data.(*socketmode.ErrorWriteFailed); ok && e.Response != nil {

@@ -67,9 +67,16 @@ func (s *Store) FinishTurn(ctx context.Context, deliveryKey string, outs []chann
 	g.commit.Lock()
 	defer g.commit.Unlock()
 	g.mu.Lock()
-	batch := g.queue
-	g.queue = nil
 	done := req.done
+	var batch []*finishReq
+	if !done {
+		// req is still queued: whoever commits a request marks it done
+		// before giving up the commit lock. A caller whose request is done
+		// leaves the queue alone: the requests queued since are their
+		// callers' to commit.
+		batch = g.queue
+		g.queue = nil
+	}
 	g.mu.Unlock()
 	if !done {
 		// Not one caller's cancellation may undo the others' turns: the

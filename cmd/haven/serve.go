@@ -91,8 +91,12 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return err
 	}
 	// The memory worker runs beside the hub and stops after it: at shutdown
-	// it first finishes the jobs already queued (bounded by the drain
-	// timeout); whatever it cannot finish stays queued for the next start.
+	// it finishes the jobs already queued with what the hub's drain left of
+	// the drain timeout (shutdown takes at most that, counted from the
+	// stop); whatever it cannot finish stays queued for the next start.
+	var stopAsked time.Time // when ctx ended; set before asked is closed
+	asked := make(chan struct{})
+	defer context.AfterFunc(ctx, func() { stopAsked = time.Now(); close(asked) })()
 	workerCtx, stopWorker := context.WithCancel(context.WithoutCancel(ctx))
 	workerDone := make(chan struct{})
 	go func() {
@@ -102,7 +106,17 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	defer func() {
 		stopWorker()
 		<-workerDone
-		drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.Hub.DrainTimeout)
+		var at time.Time
+		if ctx.Err() != nil {
+			<-asked // ctx ended: AfterFunc has started its function
+			at = stopAsked
+		}
+		deadline := drainDeadline(at, time.Now(), cfg.Hub.DrainTimeout)
+		if !time.Now().Before(deadline) {
+			log.Info("no time left of the drain timeout for memory jobs; those queued run at the next start")
+			return
+		}
+		drainCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
 		defer cancel()
 		if err := worker.Drain(drainCtx); err != nil {
 			log.Warn("memory jobs left for the next start", slog.Any("err", err))
@@ -150,6 +164,16 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return fmt.Errorf("run: %w", err)
 	}
 	return nil
+}
+
+// drainDeadline is when the last part of a shutdown must end: timeout
+// after the stop was asked for, or, when serve ends for another reason
+// (stopAsked is zero), timeout from now.
+func drainDeadline(stopAsked, now time.Time, timeout time.Duration) time.Time {
+	if stopAsked.IsZero() {
+		return now.Add(timeout)
+	}
+	return stopAsked.Add(timeout)
 }
 
 // serveHTTP serves each handler on its address until ctx is done, then

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/channels/channelstest"
@@ -113,6 +114,73 @@ func TestHubFinishesADeferredTurnInOneCall(t *testing.T) {
 				}
 				if recs := outbox.Records(); len(recs) != 1 || recs[0].State != channelstest.OutSent {
 					t.Errorf("outbox = %+v, want the reply recorded and sent", recs)
+				}
+			})
+		})
+	}
+}
+
+// cutShort answers only once its context is cancelled, and then with a
+// reply and no error, as core does when its store calls fail but the
+// crisis gate still answers; when deferring, it returns writes too.
+type cutShort struct {
+	writes *writes
+}
+
+func (c *cutShort) Handle(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+	<-ctx.Done()
+	return []channels.Outbound{{Kind: channels.OutCrisis, Text: "answered without the store"}}, nil
+}
+
+type cutShortDeferred struct{ cutShort }
+
+func (c *cutShortDeferred) HandleDeferred(ctx context.Context, in channels.Inbound) ([]channels.Outbound, channels.TurnWrites, error) {
+	outs, err := c.Handle(ctx, in)
+	c.writes = &writes{key: in.DeliveryKey, committed: make(chan error, 1)}
+	return outs, c.writes, err
+}
+
+// TestHubTurnCutShortByTheEndOfTheDrainRunsAgainAtTheNextStart has the
+// drain end while a turn runs: whatever the turn returns with its context
+// cancelled is dropped, its delivery stays unfinished, and the next run
+// answers it.
+func TestHubTurnCutShortByTheEndOfTheDrainRunsAgainAtTheNextStart(t *testing.T) {
+	for _, deferred := range []bool{false, true} {
+		t.Run(map[bool]string{false: "handler", true: "deferred handler"}[deferred], func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				inbox := channelstest.NewMemInbox()
+				outbox := &finishingOutbox{MemOutbox: channelstest.NewMemOutbox(), inbox: inbox}
+				var h channels.Handler = &cutShort{}
+				if deferred {
+					h = &cutShortDeferred{}
+				}
+				opts := fastOpts()
+				opts.DrainTimeout = 5 * time.Second
+				a := channelstest.NewAdapter("test", 100)
+				hub := channels.NewHub(h, inbox, outbox, opts)
+				hub.Register(a)
+				a.Push(dm("c1", 1))
+				a.End()
+				if err := hub.Run(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				if st := hub.Stats(); st.Turns != 0 || st.Queued != 1 || st.Left != 0 {
+					t.Errorf("stats %+v, want no turn run, one queued, no reply left", st)
+				}
+				if len(outbox.calls) != 0 || len(outbox.Records()) != 0 || len(a.Sent()) != 0 {
+					t.Fatalf("the cut turn was recorded (%d finishes, %d outbox rows) or sent (%d)", len(outbox.calls), len(outbox.Records()), len(a.Sent()))
+				}
+				if d, ok := h.(*cutShortDeferred); ok {
+					select {
+					case err := <-d.writes.committed:
+						t.Errorf("the cut turn's writes were reported committed (%v)", err)
+					default:
+					}
+				}
+				a2 := channelstest.NewAdapter("test", 100)
+				runHub(t, echo, inbox, outbox.MemOutbox, fastOpts(), a2)
+				if got := a2.Sent(); len(got) != 1 || got[0].Text != "re: 1" {
+					t.Fatalf("the next run sent %+v, want the turn run again and answered once", got)
 				}
 			})
 		})

@@ -544,8 +544,8 @@ func bookkeeping(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 // runTurn runs one turn and hands its outbound messages to delivery. It
-// reports false when ctx ended the turn (the drain is over) before it had
-// an answer: the turn stays in the inbox, to be run by the next start.
+// reports false when ctx ended (the drain is over) before or while the
+// turn ran: the turn stays in the inbox, to be run by the next start.
 func (h *Hub) runTurn(ctx context.Context, in Inbound) bool {
 	if ctx.Err() != nil {
 		return false
@@ -564,9 +564,14 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) bool {
 		}
 	}
 	outs, writes, err := h.handle(tctx, in)
-	if err != nil && ctx.Err() != nil {
-		// Stopped by the end of the drain, not failed: no apology, and the
-		// inbox replays the turn at the next start.
+	if ctx.Err() != nil {
+		// Stopped by the end of the drain, not failed. Whatever the turn
+		// returned was made with a cancelled context: a store call that
+		// failed may have made it skip its own writes and answer as it does
+		// when the store is down (core still answers a crisis then). So
+		// nothing of it is kept: no apology, no reply, its writes dropped,
+		// and the inbox runs it again at the next start, whose senders are
+		// the first that could send its reply anyway.
 		log().Debug("turn stopped by shutdown; it is replayed at the next start", slog.Any("err", err))
 		return false
 	}

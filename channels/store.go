@@ -62,6 +62,8 @@ type Outbox interface {
 type TurnWrites interface {
 	// Committed is called once, after the Finisher has committed the
 	// writes (err nil) or failed to (err says why; nothing was written).
+	// It is not called for a turn that the end of a drain cut short: its
+	// writes are dropped and the turn runs again at the next start.
 	Committed(err error)
 }
 

@@ -17,8 +17,9 @@ type Person struct {
 	// Display is the name the person was last seen with. Never logged.
 	Display string
 	Created time.Time
-	// FirstSeen is true when the call that returned the person created it:
-	// Haven is meeting this person for the first time.
+	// FirstSeen is true while Haven is meeting this person for the first
+	// time: no turn for them has finished yet (a first turn cut short by a
+	// crash, after the person was created, does not count).
 	FirstSeen bool
 }
 

@@ -108,7 +108,12 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	defer func() {
 		stopWorker()
 		<-workerDone
-		drainCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), stopBy.at())
+		deadline := stopBy.at()
+		if !time.Now().Before(deadline) {
+			log.Info("no time left of the drain timeout for memory jobs; those queued run at the next start")
+			return
+		}
+		drainCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
 		defer cancel()
 		if err := worker.Drain(drainCtx); err != nil {
 			log.Warn("memory jobs left for the next start", slog.Any("err", err))

@@ -190,3 +190,50 @@ func TestConcurrentFinishesAllCommitAndShareTransactions(t *testing.T) {
 	}
 	t.Logf("%d turns finished in %d transactions", writes, batches)
 }
+
+// TestFinishesQueuedWhileABatchCommitsAreCommittedToo has turns finish in
+// waves from many goroutines, so that turns queue while a batch commits
+// and callers whose turn that batch committed take the commit lock after
+// them: every turn must still be committed and get its ids.
+func TestFinishesQueuedWhileABatchCommitsAreCommittedToo(t *testing.T) {
+	ctx := context.Background()
+	const workers, each = 16, 25
+	keys := make([]string, workers*each)
+	for i := range keys {
+		keys[i] = fmt.Sprint("k", i)
+	}
+	s, _ := finishFixture(t, keys...)
+	before := s.GroupStats()
+	var wg sync.WaitGroup
+	errs := make([]error, len(keys))
+	for w := range workers {
+		wg.Go(func() {
+			for i := w * each; i < (w+1)*each; i++ {
+				ids, err := s.FinishTurn(ctx, keys[i], []channels.Outbound{reply(keys[i])}, nil)
+				if err == nil && len(ids) != 1 {
+					err = fmt.Errorf("%d ids for one reply, and no error", len(ids))
+				}
+				errs[i] = err
+			}
+		})
+	}
+	wg.Wait()
+	failed := 0
+	for i, err := range errs {
+		if err != nil {
+			failed++
+			if failed <= 5 {
+				t.Errorf("finish %d: %v", i, err)
+			}
+		}
+	}
+	if got := countRows(t, s, `SELECT count(*) FROM outbox`); got != len(keys) {
+		t.Errorf("%d outbox rows, want %d (%d finishes failed)", got, len(keys), failed)
+	}
+	if left, _ := s.Unfinished(ctx, "console"); len(left) != 0 {
+		t.Errorf("%d deliveries left unfinished", len(left))
+	}
+	if st := s.GroupStats(); st.Writes-before.Writes != int64(len(keys)) {
+		t.Errorf("%d grouped writes, want the %d finishes", st.Writes-before.Writes, len(keys))
+	}
+}

@@ -42,7 +42,8 @@ func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, er
 }
 
 // Done marks the delivery handled and clears the stored message text and
-// author display name; the ids are kept for dedupe. Marking a delivery done
+// author display name; the ids are kept for dedupe. Its author's person is
+// met from then on (memory.Person.FirstSeen is false). Marking a delivery done
 // twice is not an error; an unknown key is one, wrapping memory.ErrNotFound.
 func (s *Store) Done(ctx context.Context, deliveryKey string) error {
 	err := s.grouped(ctx, func(ctx context.Context, tx *wtx) error { return markDone(ctx, tx, deliveryKey, s.now()) })
@@ -54,9 +55,23 @@ func (s *Store) Done(ctx context.Context, deliveryKey string) error {
 
 // markDone marks a delivery done in tx (see Done).
 func markDone(ctx context.Context, tx *wtx, deliveryKey string, now time.Time) error {
-	return execOne(ctx, tx, "no such delivery", `UPDATE inbox
+	err := execOne(ctx, tx, "no such delivery", `UPDATE inbox
 		SET done_at = coalesce(done_at, ?), payload = json_set(payload, '$.text', '', '$.author.display', '')
 		WHERE delivery_key = ?`, ts(now), deliveryKey)
+	if err != nil {
+		return err
+	}
+	return markMet(ctx, tx, `SELECT i.person_id FROM inbox b JOIN identities i ON i.platform_user_id = json_extract(b.payload, '$.author.id')
+		WHERE b.delivery_key = ?`, deliveryKey, now)
+}
+
+// markMet records in tx that Haven has finished a turn for the person the
+// one-argument query personQuery names, if it names one.
+func markMet(ctx context.Context, tx *wtx, personQuery string, arg any, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE people SET met_at = ? WHERE met_at IS NULL AND id = (`+personQuery+`)`, ts(now), arg); err != nil {
+		return fmt.Errorf("mark the person met: %w", err)
+	}
+	return nil
 }
 
 // Unfinished returns the recorded deliveries of platform not yet Done, in

@@ -12,6 +12,9 @@ import (
 // ResolvePerson returns the person behind a namespaced platform user id,
 // creating the person (with a random opaque id) and the identity on first
 // contact. A non-empty display different from the remembered one replaces it.
+// FirstSeen stays true until a turn for the person has finished (markDone,
+// commitTurn): a first turn cut short by a crash is met again as a first
+// contact.
 func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, display string) (memory.Person, error) {
 	if platform == "" || platformUserID == "" {
 		return memory.Person{}, fmt.Errorf("resolve person %q on %q: platform and platform user id are required", platformUserID, platform)
@@ -40,7 +43,7 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 			return err
 		}
 		now := s.now()
-		p = memory.Person{ID: newID(), Display: display, Created: now.UTC(), FirstSeen: true}
+		p = memory.Person{ID: newID(), Display: display, Created: now.UTC(), FirstSeen: true} // met_at NULL
 		if _, err := tx.ExecContext(ctx, `INSERT INTO people (id, display, created_at) VALUES (?, ?, ?)`,
 			p.ID, p.Display, ts(now)); err != nil {
 			return fmt.Errorf("create person: %w", err)
@@ -60,9 +63,9 @@ func (s *Store) ResolvePerson(ctx context.Context, platform, platformUserID, dis
 func (s *Store) personByIdentity(ctx context.Context, q queryer, platformUserID string) (memory.Person, error) {
 	var p memory.Person
 	var created int64
-	err := q.QueryRowContext(ctx, `SELECT p.id, p.display, p.created_at
+	err := q.QueryRowContext(ctx, `SELECT p.id, p.display, p.created_at, p.met_at IS NULL
 		FROM identities i JOIN people p ON p.id = i.person_id
-		WHERE i.platform_user_id = ?`, platformUserID).Scan(&p.ID, &p.Display, &created)
+		WHERE i.platform_user_id = ?`, platformUserID).Scan(&p.ID, &p.Display, &created, &p.FirstSeen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return memory.Person{}, fmt.Errorf("identity %s: %w", platformUserID, memory.ErrNotFound)
 	}

@@ -180,7 +180,8 @@ func prepareTurn(rec memory.TurnRecord) (preparedTurn, error) {
 // commitTurn writes a prepared turn in tx: the checkpoint (the session's
 // max risk never goes down: a lower SessionMaxRisk is saved as the stored
 // one), the transcript entries (an empty SessionID means the record's, a
-// zero At means now), the jobs, and the session's end when asked.
+// zero At means now), the jobs, and the session's end when asked; the
+// session's person is met from then on.
 func (s *Store) commitTurn(ctx context.Context, tx *wtx, c preparedTurn) error {
 	rec, cp := c.rec, c.rec.Checkpoint
 	now := s.now()
@@ -197,6 +198,9 @@ func (s *Store) commitTurn(ctx context.Context, tx *wtx, c preparedTurn) error {
 		return fmt.Errorf("save checkpoint: %w", err)
 	} else if n == 0 {
 		return fmt.Errorf("no such session: %w", memory.ErrNotFound)
+	}
+	if err := markMet(ctx, tx, `SELECT person_id FROM sessions WHERE id = ?`, rec.SessionID, now); err != nil {
+		return err
 	}
 	for i, e := range rec.Entries {
 		at := e.At

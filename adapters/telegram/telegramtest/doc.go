@@ -17,5 +17,8 @@
 // relatives, or raw JSON with InjectRaw), reads what the bot sent (Sent, WaitSent; documents with
 // Documents, WaitDocuments), forces failures
 // (FailNext: 429 with retry_after, 5xx, 409, 400, 403), and drops connections
-// (DropConnections) to simulate a broken network.
+// (DropConnections) to simulate a broken network. For crash tests, OnSend
+// runs a hook between recording a message and answering the bot (the bot
+// can be killed there), and WaitIdle waits until a stopped bot's
+// connections are gone, so that every request it made has been recorded.
 package telegramtest

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -135,6 +136,8 @@ type Server struct {
 	nextMsg   map[int64]int
 	webhook   string
 	secret    string
+	conns     int        // client connections open now
+	onSend    func(Sent) // OnSend's hook, nil for none
 }
 
 // NewServer starts a fake Bot API server for token on 127.0.0.1. Close it
@@ -162,8 +165,25 @@ func NewServer(token string, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.ts.Config.ConnState = s.connState
+	s.ts.Start()
 	return s
+}
+
+// connState counts the open client connections (WaitIdle).
+func (s *Server) connState(_ net.Conn, state http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		s.conns++
+	case http.StateClosed, http.StateHijacked: // a hijacked one is closed by hangUp
+		s.conns--
+	default:
+		return
+	}
+	s.changedLocked()
 }
 
 // URL is the server's base URL, "http://127.0.0.1:port".
@@ -431,6 +451,30 @@ func (s *Server) DropConnections() int {
 	s.mu.Unlock()
 	s.ts.CloseClientConnections()
 	return n
+}
+
+// OnSend makes f run for every message sendMessage accepts, after Sent
+// has it and before the response is written: at the moment Telegram has
+// taken the message and the bot has not yet heard so. A test can stop the
+// bot there (the send the bot can never know went out). f runs on the
+// request's goroutine, which waits for it; nil removes the hook.
+func (s *Server) OnSend(f func(Sent)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onSend = f
+}
+
+// WaitIdle blocks until no client connection to the server is open, or ctx
+// is done. Once a client process has died and WaitIdle has returned, every
+// request that client sent has been handled: what it sent is in Sent.
+func (s *Server) WaitIdle(ctx context.Context) error {
+	if err := s.waitFor(ctx, func() bool { return s.conns == 0 }); err != nil {
+		s.mu.Lock()
+		n := s.conns
+		s.mu.Unlock()
+		return fmt.Errorf("wait for the clients to disconnect (%d connections open): %w", n, err)
+	}
+	return nil
 }
 
 // Sent returns what the bot has sent so far, in order.
@@ -930,9 +974,9 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 	}
 
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	replyTo, reply, err := s.replyLocked(chatID, rp)
 	if err != nil {
+		s.mu.Unlock()
 		return nil, err
 	}
 	id := s.nextMsgIDLocked(chatID)
@@ -946,8 +990,14 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 		Text:           plain,
 		ReplyToMessage: reply,
 	}
-	s.sent = append(s.sent, Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg})
+	sent := Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg}
+	s.sent = append(s.sent, sent)
 	s.changedLocked()
+	hook := s.onSend
+	s.mu.Unlock()
+	if hook != nil {
+		hook(sent)
+	}
 	return msg, nil
 }
 

@@ -356,3 +356,62 @@ func TestSendDocumentRecordsTheUploadAndChecksTheCaption(t *testing.T) {
 		t.Errorf("FailNext(sendDocument): %v %+v", err, resp)
 	}
 }
+
+func TestOnSendRunsAfterTheMessageIsRecordedAndBeforeTheBotHearsOfIt(t *testing.T) {
+	srv, bot := start(t)
+	srv.StartPrivate(alice)
+	release := make(chan struct{})
+	answered := make(chan error, 1)
+	inHook := make(chan []telegramtest.Sent, 1)
+	srv.OnSend(func(s telegramtest.Sent) {
+		if s.Plain == "hello" {
+			inHook <- srv.Sent()
+			<-release
+		}
+	})
+	go func() {
+		_, err := bot.Send(tgbotapi.NewMessage(alice.ID, "hello"))
+		answered <- err
+	}()
+	sent := <-inHook
+	select {
+	case err := <-answered:
+		t.Fatalf("the bot had its answer (%v) while the hook ran", err)
+	default:
+	}
+	if len(sent) != 1 || sent[0].Plain != "hello" {
+		t.Fatalf("Sent in the hook = %+v, want the message already recorded", sent)
+	}
+	close(release)
+	if err := <-answered; err != nil {
+		t.Fatalf("send after the hook: %v", err)
+	}
+	srv.OnSend(nil)
+	if _, err := bot.Send(tgbotapi.NewMessage(alice.ID, "again")); err != nil {
+		t.Fatalf("send without a hook: %v", err)
+	}
+}
+
+func TestWaitIdleReturnsOnceTheClientsConnectionsAreGone(t *testing.T) {
+	srv := telegramtest.NewServer(token)
+	t.Cleanup(srv.Close)
+	srv.StartPrivate(alice)
+	tr := &http.Transport{}
+	bot, err := tgbotapi.NewBotAPIWithClient(token, srv.APIEndpoint(), &http.Client{Transport: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bot.Send(tgbotapi.NewMessage(alice.ID, "hi")); err != nil {
+		t.Fatal(err)
+	}
+	// The client keeps its connection open for the next request.
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := srv.WaitIdle(done); err == nil || !strings.Contains(err.Error(), "1 connections open") {
+		t.Fatalf("WaitIdle with a connection open = %v, want an error counting it", err)
+	}
+	tr.CloseIdleConnections()
+	if err := srv.WaitIdle(ctxT(t)); err != nil {
+		t.Fatalf("WaitIdle after the client closed its connection: %v", err)
+	}
+}

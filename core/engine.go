@@ -271,7 +271,7 @@ func (e *Engine) logTurn(t *Turn) {
 		slog.Int("runes", utf8.RuneCountInString(t.In.Text)),
 	}
 	if t.Assessment != nil {
-		attrs = append(attrs, slog.Int("level", int(t.Assessment.Level)))
+		attrs = append(attrs, slog.Int("crisis_level", int(t.Assessment.Level)))
 	}
 	for _, nt := range t.Diag.Nodes {
 		attrs = append(attrs, slog.Duration("ms_"+string(nt.Node), nt.Duration))

@@ -86,9 +86,9 @@ func (e *Engine) crisisLog(ctx context.Context, t *Turn) {
 	}
 	t.Diag.StoreWrites++
 	if err := e.store.LogCrisis(ctx, ev); err != nil {
-		e.logger(t).Error("crisis log write failed", slog.String("session", t.Session.ID), slog.Int("level", ev.Level), slog.Any("err", err))
+		e.logger(t).Error("crisis log write failed", slog.String("session", t.Session.ID), slog.Int("crisis_level", ev.Level), slog.Any("err", err))
 	}
-	e.logger(t).Info("crisis assessment", slog.String("session", t.Session.ID), slog.Int("level", ev.Level),
+	e.logger(t).Info("crisis assessment", slog.String("session", t.Session.ID), slog.Int("crisis_level", ev.Level),
 		slog.String("path", ev.Path), slog.Any("flags", ev.Flags))
 }
 

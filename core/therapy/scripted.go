@@ -144,6 +144,11 @@ func (p *plan) write(rc ruleChange) {
 	// Warning signs: the gate's one direct question comes first, and a
 	// running exercise or offer is paused for it.
 	if p.req.SafetyQuestion != "" {
+		if p.req.FirstContact {
+			// Whoever meets Haven learns first that it is an AI, also
+			// when its first words worry it.
+			p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
+		}
 		if isGoodbye(text) {
 			p.c.say("warn-bye", "Before you go, I want to check in with you about something.")
 		}

@@ -75,6 +75,17 @@ func TestRespondSaysWhatHavenIs(t *testing.T) {
 	}
 }
 
+func TestRespondSaysWhatHavenIsEvenWhenItAsksTheSafetyQuestion(t *testing.T) {
+	const q = "Are you having thoughts of ending your life?"
+	for _, msg := range []string{"I keep thinking about it and nothing helps", "bye, I'm done with all of this"} {
+		r := Respond(Request{Text: msg, FirstContact: true, SafetyQuestion: q})
+		low := strings.ToLower(r.Text)
+		if !strings.Contains(low, "ai companion") || !strings.Contains(low, "not a therapist") || !strings.HasSuffix(r.Text, q) {
+			t.Errorf("%q: first reply %q must say Haven is an AI companion and end with the safety question", msg, r.Text)
+		}
+	}
+}
+
 func TestRespondSafetyQuestionReplacesTheClosingQuestion(t *testing.T) {
 	const q = "Are you having thoughts of ending your life?"
 	r := Respond(Request{Text: "I have been so stressed about work", SafetyQuestion: q})

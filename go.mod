@@ -30,7 +30,13 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-require golang.org/x/time v0.16.0
+require (
+	github.com/bwmarrin/discordgo v0.29.0
+	github.com/gorilla/websocket v1.5.3
+	golang.org/x/time v0.16.0
+)
+
+require golang.org/x/crypto v0.58.0 // indirect
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

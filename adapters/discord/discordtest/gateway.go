@@ -42,6 +42,7 @@ type gatewayState struct {
 	resumes     int
 	established int // READY or RESUMED sent
 	heartbeats  int
+	quiet       bool // Quietly: world events are not dispatched
 }
 
 func (g *gatewayState) init() {
@@ -99,7 +100,7 @@ type conn struct {
 
 // outBuffer bounds the frames queued for one connection; a client that
 // falls that far behind is disconnected, as Discord does.
-const outBuffer = 8192
+const outBuffer = 1 << 16
 
 func (c *conn) send(f frame) {
 	select {
@@ -353,6 +354,9 @@ var worldEvents = map[string]bool{
 // fake: Discord drops them), so that tests need not wait for the bot to
 // connect before they write.
 func (s *Server) dispatchLocked(t string, d any) {
+	if s.gw.quiet && worldEvents[t] {
+		return
+	}
 	e := event{t: t, d: mustJSON(d)}
 	if !s.gw.identified {
 		if !worldEvents[t] {
@@ -440,6 +444,22 @@ func (s *Server) Dispatch(t string, d any) int {
 		return s.gw.current.seq
 	}
 	return 0
+}
+
+// Quietly runs f, which changes the world (AddGuild, AddChannel, ...),
+// without telling the connected session: as when the bot joined a guild
+// or a channel was made while it was away. A new session learns of it in
+// GUILD_CREATE. Do not change the world from elsewhere meanwhile.
+func (s *Server) Quietly(f func()) {
+	s.mu.Lock()
+	s.gw.quiet = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.gw.quiet = false
+		s.mu.Unlock()
+	}()
+	f()
 }
 
 // DispatchRaw sends an event whose data is raw, verbatim: malformed

@@ -112,14 +112,9 @@ func TestUnknownCommandIsAUsageError(t *testing.T) {
 }
 
 func TestConfiguredPlatformWithoutAdapterIsRefusedClearly(t *testing.T) {
-	env := func(k string) (string, bool) {
-		if k == "HAVEN_DISCORD_TOKEN" {
-			return "Bot.abc.def", true
-		}
-		return "", false
-	}
+	env := envOf(map[string]string{"HAVEN_SLACK_BOT_TOKEN": "xoxb-1-2", "HAVEN_SLACK_APP_TOKEN": "xapp-1-2"})
 	code, _, errOut := haven(t, "", env, "serve", "--db", filepath.Join(t.TempDir(), "h.db"))
-	if code != 1 || !strings.Contains(errOut, "discord") {
+	if code != 1 || !strings.Contains(errOut, "slack") {
 		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
 	}
 }

@@ -54,7 +54,7 @@ func platforms() []platform {
 			return startTelegram(tg, d)
 		}},
 		{name: slack.Platform, settings: &sl, start: notBuilt(slack.Platform)},
-		{name: discord.Platform, settings: &dc, start: notBuilt(discord.Platform)},
+		{name: discord.Platform, settings: &dc, start: discordStart(&dc)},
 	}
 }
 

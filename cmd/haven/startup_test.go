@@ -58,7 +58,12 @@ func TestReadOnlyDatabaseStopsServeBeforeAnyPlatformConnects(t *testing.T) {
 // stderr goes to the returned watch, which sees "telegram connected"; done
 // receives its exit code.
 func serveInBackground(ctx context.Context, env func(string) (string, bool)) (*watch, <-chan int) {
-	logs := newWatch("telegram connected")
+	return serveWatching(ctx, env, "telegram connected")
+}
+
+// serveWatching is serveInBackground whose watch sees want.
+func serveWatching(ctx context.Context, env func(string) (string, bool), want string) (*watch, <-chan int) {
+	logs := newWatch(want)
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"serve"}, stdio{in: strings.NewReader(""), out: io.Discard, err: logs}, env)
@@ -70,7 +75,14 @@ func serveInBackground(ctx context.Context, env func(string) (string, bool)) (*w
 // connected, failing t when serve exits first.
 func serveConnected(t *testing.T, ctx context.Context, env func(string) (string, bool)) (*watch, <-chan int) {
 	t.Helper()
-	logs, done := serveInBackground(ctx, env)
+	return serveConnectedTo(t, ctx, env, "telegram connected")
+}
+
+// serveConnectedTo is serveConnected waiting for the log line want
+// ("discord connected").
+func serveConnectedTo(t *testing.T, ctx context.Context, env func(string) (string, bool), want string) (*watch, <-chan int) {
+	t.Helper()
+	logs, done := serveWatching(ctx, env, want)
 	select {
 	case <-logs.seen:
 	case code := <-done:

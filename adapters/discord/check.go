@@ -23,7 +23,7 @@ func (a *Adapter) Check(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("discord: the token belongs to %s, which is not a bot: set HAVEN_DISCORD_TOKEN to a bot's token (Developer Portal, your application, Bot)", me.ID)
 	case err == nil:
 		return me.Username, nil
-	case errors.Is(err, ErrUnauthorized):
+	case errors.Is(err, ErrUnauthorized), errors.Is(err, errNotTheAPI):
 		return "", err
 	case cctx.Err() != nil && ctx.Err() == nil:
 		return "", fmt.Errorf("discord: Discord's API at %s did not answer within 15s: check HAVEN_DISCORD_API_URL and the network", a.apiHost)

@@ -222,7 +222,7 @@ func (a *Adapter) start(ctx context.Context) (*discordgo.User, error) {
 			}
 			return me, nil
 		}
-		if ctx.Err() != nil || errors.Is(err, ErrUnauthorized) {
+		if ctx.Err() != nil || errors.Is(err, ErrUnauthorized) || errors.Is(err, errNotTheAPI) {
 			return nil, err
 		}
 		if attempt >= maxStartAttempts {
@@ -252,11 +252,15 @@ func (a *Adapter) me(ctx context.Context) (*discordgo.User, error) {
 		case http.StatusUnauthorized:
 			return nil, fmt.Errorf("%w (401 from GET /users/@me)", ErrUnauthorized)
 		case http.StatusNotFound:
-			return nil, fmt.Errorf("discord: GET /users/@me answered 404: HAVEN_DISCORD_API_URL (%s) does not point at Discord's API root (it ends in /api/v9/)", a.opts.APIURL)
+			return nil, fmt.Errorf("%w: GET /users/@me answered 404 at %s", errNotTheAPI, a.opts.APIURL)
 		}
 	}
 	return nil, fmt.Errorf("discord: GET /users/@me: %w", err)
 }
+
+// errNotTheAPI is wrapped by me's error when the API root answers 404:
+// a configuration mistake that retrying cannot fix.
+var errNotTheAPI = errors.New("discord: HAVEN_DISCORD_API_URL does not point at Discord's API root (https://discord.com/api/v9/, or a proxy's path ending in /api/v9/)")
 
 // fatalError is an error after which Run must stop, even once its
 // context is done.
@@ -344,7 +348,7 @@ func (a *Adapter) supervise(ctx context.Context, dispatched <-chan struct{}) err
 		if ctx.Err() != nil {
 			return nil
 		}
-		a.log.Warn("discord: gateway disconnected; reconnecting")
+		a.log.Info("discord: gateway disconnected; reconnecting")
 		if err := a.connect(ctx, false); err != nil {
 			return err
 		}

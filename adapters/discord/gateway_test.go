@@ -254,3 +254,18 @@ func TestAHubThatKeepsRefusingStopsRun(t *testing.T) {
 		t.Errorf("Run = %v after %d offers, want it to give up after 8", err, sink.calls.Load())
 	}
 }
+
+func TestAnAPIURLThatIsNotDiscordsStopsRunAtOnce(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	a, err := discord.New(discord.Options{Token: token, APIURL: w.srv.URL() + "/", Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waits atomic.Int64
+	discord.SetSleep(a, func(ctx context.Context, d time.Duration) error { waits.Add(1); return ctx.Err() })
+	err = a.Run(ctxT(t), &recSink{ch: make(chan channels.Inbound, 1)})
+	if err == nil || !strings.Contains(err.Error(), "HAVEN_DISCORD_API_URL does not point at Discord's API root") || waits.Load() != 0 {
+		t.Errorf("Run = %v after %d retries, want an error naming HAVEN_DISCORD_API_URL at once", err, waits.Load())
+	}
+}

@@ -229,3 +229,34 @@ func TestACrisisMessageForAPersonWithClosedDMsGoesToTheirInteraction(t *testing.
 		t.Errorf("Send to closed DMs = %v, want a permanent ErrCannotDM", err)
 	}
 }
+
+func TestAPrivateAnswerGoesUnderTheCommandThatAskedUntilThePersonWritesAgain(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	r := run(t, w, discord.Options{})
+	invoke(w, w.general, w.ana, "memory", "")
+	in := r.sink.next(t)
+	private := func(kind channels.OutKind, text string) {
+		t.Helper()
+		out := channels.Outbound{Conversation: in.Conversation, Kind: kind, Private: true, Recipient: in.Author.ID, Text: text}
+		if err := r.a.Send(ctxT(t), out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	private(channels.OutReply, "what I remember")
+	private(channels.OutCrisis, "crisis details")
+	w.say(w.general, w.ana, w.mention("something else"))
+	r.sink.next(t)
+	private(channels.OutReply, "what I remember, later")
+	dm := w.srv.DMChannel(w.ana.ID)
+	p := w.posts(t, 3)
+	for i, want := range []struct {
+		text      string
+		channel   string
+		ephemeral bool
+	}{{"what I remember", w.general, true}, {"crisis details", dm, false}, {"what I remember, later", dm, false}} {
+		if p[i].Content != want.text || p[i].ChannelID != want.channel || p[i].Ephemeral != want.ephemeral {
+			t.Errorf("post %d: %+v, want %q in %s (ephemeral %v)", i, p[i], want.text, want.channel, want.ephemeral)
+		}
+	}
+}

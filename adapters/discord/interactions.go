@@ -37,6 +37,10 @@ type pendingInteraction struct {
 	conv         string // the namespaced conversation id of its turn
 	ephemeral    bool   // answers only its invoker sees (in a guild)
 	created      time.Time
+	// superseded is set (under interactions.mu) once its invoker has
+	// written in the conversation since: it is no longer where their
+	// private answers go first.
+	superseded bool
 
 	done chan struct{} // closed when the deferral has an outcome
 	err  error         // the deferral's outcome: nil when acknowledged
@@ -85,17 +89,31 @@ func (s *interactions) get(id string, now time.Time) *pendingInteraction {
 	return p
 }
 
-// latest returns the most recent live interaction user ran in conv.
-func (s *interactions) latest(conv, user string, now time.Time) *pendingInteraction {
+// latest returns the most recent live interaction user ran in conv;
+// unless all, only one they have not written after (see supersede).
+func (s *interactions) latest(conv, user string, now time.Time, all bool) *pendingInteraction {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var best *pendingInteraction
 	for _, p := range s.byID {
-		if p.conv == conv && p.userID == user && now.Sub(p.created) <= tokenLifetime && (best == nil || p.created.After(best.created)) {
+		if p.conv == conv && p.userID == user && now.Sub(p.created) <= tokenLifetime && (all || !p.superseded) &&
+			(best == nil || p.created.After(best.created)) {
 			best = p
 		}
 	}
 	return best
+}
+
+// supersede records that user wrote a message in conv: the private
+// answers of that turn belong in their DM, not under an earlier command.
+func (s *interactions) supersede(conv, user string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.byID {
+		if p.conv == conv && p.userID == user {
+			p.superseded = true
+		}
+	}
 }
 
 // acknowledge decodes an INTERACTION_CREATE and, for a chat command seen

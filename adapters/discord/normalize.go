@@ -181,6 +181,9 @@ func (a *Adapter) normalizeMessage(ctx context.Context, m *discordgo.Message, ed
 		return normalized{outcome: ignore, reason: "no text"}
 	}
 
+	if m.GuildID != "" && !edited {
+		a.inter.supersede(in.Conversation.ID, m.Author.ID)
+	}
 	switch {
 	case a.configuredAdmin(m.GuildID, m.Author.ID):
 		in.Author.PlatformAdmin = true

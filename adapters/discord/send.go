@@ -95,9 +95,11 @@ func noPings() *discordgo.MessageAllowedMentions {
 //     person who ran it: as a follow-up on the interaction's token,
 //     ephemeral (flag 64) in a guild, or by DM once the token is gone.
 //   - A Private message in a guild goes to the Recipient's DM (opened with
-//     POST /users/@me/channels); a crisis message always does, so that it
+//     POST /users/@me/channels), or, when the person's last word in the
+//     conversation was a command still taking answers, under it,
+//     ephemerally. A crisis message always goes to the DM, so that it
 //     stays with the person. When Discord refuses the DM (50007) and the
-//     person has a live interaction in the conversation, it goes there,
+//     person has a live command in the conversation, it goes there,
 //     ephemerally; otherwise the error is permanent and wraps ErrCannotDM
 //     (the core's public note already tells them how to reach Haven).
 //
@@ -170,17 +172,20 @@ func (a *Adapter) deliver(ctx context.Context, out channels.Outbound, msg outMsg
 		return a.sendDM(ctx, to, msg)
 	}
 	if private {
-		p := a.inter.latest(out.Conversation.ID, recipient, now)
-		if p != nil && !crisis {
+		// The answer to a command the person just ran goes under it; a
+		// crisis message, and anything else, to their DM.
+		if p := a.inter.latest(out.Conversation.ID, recipient, now, false); p != nil && !crisis {
 			if err := a.followup(ctx, p, msg); !errors.Is(err, errInteractionGone) {
 				return err
 			}
-			p = nil
 		}
 		err := a.sendDM(ctx, recipient, msg)
-		if errors.Is(err, ErrCannotDM) && p != nil {
-			if ferr := a.followup(ctx, p, msg); ferr == nil {
-				return nil
+		if errors.Is(err, ErrCannotDM) {
+			// Refused: any command of theirs here still reaches them alone.
+			if p := a.inter.latest(out.Conversation.ID, recipient, now, true); p != nil {
+				if ferr := a.followup(ctx, p, msg); ferr == nil {
+					return nil
+				}
 			}
 		}
 		return err

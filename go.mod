@@ -31,10 +31,13 @@ require (
 )
 
 require (
+	github.com/bwmarrin/discordgo v0.29.0
 	github.com/gorilla/websocket v1.5.3
 	github.com/slack-go/slack v0.34.0
 	golang.org/x/time v0.16.0
 )
+
+require golang.org/x/crypto v0.58.0 // indirect
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -111,19 +111,6 @@ func TestUnknownCommandIsAUsageError(t *testing.T) {
 	}
 }
 
-func TestConfiguredPlatformWithoutAdapterIsRefusedClearly(t *testing.T) {
-	env := func(k string) (string, bool) {
-		if k == "HAVEN_DISCORD_TOKEN" {
-			return "Bot.abc.def", true
-		}
-		return "", false
-	}
-	code, _, errOut := haven(t, "", env, "serve", "--db", filepath.Join(t.TempDir(), "h.db"))
-	if code != 1 || !strings.Contains(errOut, "discord") {
-		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
-	}
-}
-
 func TestAssessWritesOneAssessmentPerLineInOrder(t *testing.T) {
 	in := `{"text": "this exam is killing me"}
 {"text": "I want to kill myself"}

@@ -54,7 +54,7 @@ func platforms() []platform {
 			return startTelegram(tg, d)
 		}},
 		{name: slack.Platform, settings: &sl, start: func(d platformDeps) (channels.Adapter, *webhook, error) { return startSlack(sl, d) }},
-		{name: discord.Platform, settings: &dc, start: notBuilt(discord.Platform)},
+		{name: discord.Platform, settings: &dc, start: discordStart(&dc)},
 	}
 }
 
@@ -81,13 +81,6 @@ func startTelegram(cfg telegram.Config, d platformDeps) (channels.Adapter, *webh
 		return a, &webhook{addr: cfg.WebhookListen, handler: a.Handler()}, nil
 	}
 	return a, nil, nil
-}
-
-// notBuilt is the start of a platform whose adapter is not written yet.
-func notBuilt(name string) func(platformDeps) (channels.Adapter, *webhook, error) {
-	return func(platformDeps) (channels.Adapter, *webhook, error) {
-		return nil, nil, fmt.Errorf("%s is configured, but this build of Haven has no %s adapter yet; unset its token to go on without it", name, name)
-	}
 }
 
 // registerPlatforms adds the adapter of every platform in ps whose secrets

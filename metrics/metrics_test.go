@@ -186,3 +186,25 @@ func TestLivenessAgesAreExportedOnceHeard(t *testing.T) {
 		t.Errorf("heartbeat age = %v, want about 90 seconds", age)
 	}
 }
+
+func TestANotFoundIsATokenProblemOnlyWhereTheTokenIsInThePath(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer srv.Close()
+	m := metrics.New()
+	for _, tt := range []struct {
+		platform string
+		problem  bool
+	}{{"telegram", true}, {"discord", false}, {"slack", false}} {
+		client := &http.Client{Transport: m.Transport(tt.platform, nil)}
+		resp, err := client.Get(srv.URL + "/api/v10/channels/1/messages")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if err := m.PlatformProblem(tt.platform); (err != nil) != tt.problem {
+			t.Errorf("%s after a 404: PlatformProblem = %v, want a problem: %v", tt.platform, err, tt.problem)
+		}
+	}
+}

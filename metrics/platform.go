@@ -25,7 +25,10 @@ func (m *Metrics) Transport(platform string, base http.RoundTripper) http.RoundT
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &transport{base: base, name: platform, m: m, state: m.platforms.get(platform)}
+	// Telegram's token is in the URL path, so a malformed one answers
+	// 404; elsewhere a 404 names a message, channel or interaction that
+	// is gone, which says nothing of the platform.
+	return &transport{base: base, name: platform, m: m, state: m.platforms.get(platform), notFoundIsToken: platform == "telegram"}
 }
 
 type transport struct {
@@ -33,6 +36,8 @@ type transport struct {
 	name  string
 	m     *Metrics
 	state *platform
+	// notFoundIsToken: a 404 means the token was refused.
+	notFoundIsToken bool
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -40,7 +45,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	start := time.Now()
 	resp, err := t.base.RoundTrip(req)
 	t.m.platformSeconds.WithLabelValues(t.name, method).Observe(time.Since(start).Seconds())
-	status, problem := classify(resp, err, req.Context())
+	status, problem := classify(resp, err, req.Context(), t.notFoundIsToken)
 	t.m.platformCalls.WithLabelValues(t.name, method, status).Inc()
 	if status != "canceled" {
 		t.state.set(method, problem)
@@ -66,10 +71,10 @@ func apiMethod(p string) string {
 
 // classify returns a call's status label and, when the answer says the
 // platform is down or refuses Haven, the problem: no answer, a 5xx, the
-// token refused (401, or 404 for a malformed one) or a conflict (409:
-// another instance, or a webhook set while polling). A 429 or another 4xx
-// is about one request, not about the platform.
-func classify(resp *http.Response, err error, ctx context.Context) (string, string) {
+// token refused (401, or 404 for a malformed one where notFoundIsToken)
+// or a conflict (409: another instance, or a webhook set while polling). A
+// 429 or another 4xx is about one request, not about the platform.
+func classify(resp *http.Response, err error, ctx context.Context, notFoundIsToken bool) (string, string) {
 	if err != nil {
 		if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 			return "canceled", ""
@@ -82,7 +87,7 @@ func classify(resp *http.Response, err error, ctx context.Context) (string, stri
 		return "ok", ""
 	case c == http.StatusTooManyRequests:
 		return "429", ""
-	case c == http.StatusUnauthorized || c == http.StatusNotFound:
+	case c == http.StatusUnauthorized || (c == http.StatusNotFound && notFoundIsToken):
 		return "4xx", fmt.Sprintf("its API refused the token (HTTP %d)", c)
 	case c == http.StatusConflict:
 		return "4xx", "its API answered 409 Conflict (another instance uses the token, or a webhook is set while polling)"

@@ -352,6 +352,9 @@ func (a *Adapter) Stats() Stats {
 		Unreadable: a.stats.unreadable.Load(), Lost: a.stats.lost.Load()}
 }
 
+// SkippedEvents returns Stats().Skipped, for the skipped-events metric.
+func (a *Adapter) SkippedEvents() uint64 { return a.stats.skipped.Load() }
+
 // Self returns the bot's own user once Run has fetched it, else nil.
 func (a *Adapter) Self() *discordgo.User { return a.self.Load() }
 

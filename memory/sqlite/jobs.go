@@ -47,7 +47,7 @@ func (s *Store) Claim(ctx context.Context, lease time.Duration) (memory.Job, boo
 	var j memory.Job
 	var ok bool
 	now := s.now()
-	err := s.write(ctx, func(tx *wtx) error {
+	err := s.grouped(ctx, func(ctx context.Context, tx *wtx) error {
 		var kind string
 		var created int64
 		err := tx.QueryRowContext(ctx, `UPDATE memory_jobs SET due_at = ?, attempts = attempts + 1

@@ -27,7 +27,7 @@ func (s *Store) SaveOffset(ctx context.Context, key string, v int64) error {
 	if key == "" {
 		return errors.New("save offset: empty key")
 	}
-	err := s.write(ctx, func(tx *wtx) error {
+	err := s.grouped(ctx, func(ctx context.Context, tx *wtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO offsets (key, value, updated_at) VALUES (?, ?, ?)
 			ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
 			key, v, ts(s.now()))

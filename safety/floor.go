@@ -336,9 +336,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 				continue
 			}
-			if len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy) {
-				// "end it with him": a deliberate reading the scorer must
-				// not undo either.
+			if (len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy)) ||
+				(len(r.notPrecededBy) > 0 && precededBy(prefix, r.notPrecededBy)) {
+				// "end it with him", "in my last post": a deliberate reading
+				// the scorer must not undo either.
 				res.decided = append(res.decided, decidedSpan(canon, cs, ce, loc[0]))
 				continue
 			}
@@ -708,6 +709,17 @@ func startsWithSubject(m string) bool {
 	return false
 }
 
+// precededBy reports whether prefix ends with one of words.
+func precededBy(prefix string, words []string) bool {
+	last := lastWords(prefix, 1)
+	for _, w := range words {
+		if last == w {
+			return true
+		}
+	}
+	return false
+}
+
 // followedBy reports whether rest starts with one of words.
 func followedBy(rest string, words []string) bool {
 	rest = strings.TrimLeft(rest, " ")
@@ -725,28 +737,28 @@ func followedBy(rest string, words []string) bool {
 // wish to be gone.
 var coreDistress = newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)` + endBound))
 
-// distressFamilies are groups of warning-sign wording; several different
+// distressFams are groups of warning-sign wording; several different
 // families in one message read as more than a passing bad mood.
-var distressFamilies = func() func(string, hits) int {
-	fams := []filteredRe{
-		newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
-		newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`)),
-	}
-	return func(canon string, h hits) int {
-		n := 0
-		for _, re := range fams {
-			if re.matchHits(canon, h) {
-				n++
-			}
+var distressFams = []filteredRe{
+	newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
+	newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`)),
+}
+
+// distressFamilies counts the families with a match anywhere in canon.
+func distressFamilies(canon string, h hits) int {
+	n := 0
+	for _, re := range distressFams {
+		if re.matchHits(canon, h) {
+			n++
 		}
-		return n
 	}
-}()
+	return n
+}
 
 // thirdPartySubject reports whether the nearest subject before a match is
 // someone other than the writer.
@@ -764,6 +776,7 @@ var (
 	fearBeforeRe     = regexp.MustCompile(`(?:thought|felt like|feel like|feels like|felt as if|scared|afraid|frightened|terrified|worried|panicked|panicking)(?: that)? (?:i (?:was|am|were|will|would)|im|ill|id)(?: \w+)? $`)
 	soonAfterRe      = regexp.MustCompile(`^ ?(?:tonight|today|tomorrow|soon|this (?:week|weekend|evening)|now)\b`)
 	dyingOnlyRe      = regexp.MustCompile(`\b(?:die|dying|death)\b`)
+	drownFigureRe    = regexp.MustCompile(`^ ?(?:out\b|in (?:work|music|podcasts?|games?|video games|books?|homework|school|studying|study|tv|shows|netflix|youtube|reddit|distractions?|noise|sound|alcohol|booze|drinks?|drinking|wine|beer|tears|self pity|sorrow|sadness|debt|paperwork|projects?|tasks?|chores|coffee|caffeine|food|junk food|sugar|anime|fiction|novels|it all|everything|my (?:work|studies|job|music|books|games|hobbies|thoughts))\b)`)
 	benignOverdoseRe = regexp.MustCompile(`^ ?(?:on )?(?:coffee|caffeine|sugar|chocolate|candy|sweets|netflix|anime|tv|memes|tiktok|love|work|carbs|pizza|cake|cookies|energy drinks?|red bull|tea|vitamin c|cuteness|nostalgia|drama)\b`)
 	couldSleepRe     = regexp.MustCompile(`(?:^|\b)(?:i |we )?(?:just )?could (?:just )?$`)
 	predictDieRe     = regexp.MustCompile(`^(?:im |i am |i |ill )?(?:literally )?(?:going to|gonna|will|ill|about to) (?:literally )?die$`)
@@ -802,6 +815,9 @@ func benignSaying(prefix, match, after string) bool {
 		!soonAfterRe.MatchString(after) && !strings.Contains(match, "tonight"):
 		return true
 	case strings.Contains(match, "overdos") && benignOverdoseRe.MatchString(after):
+		return true
+	case strings.Contains(match, "drown") && strings.HasSuffix(match, "myself") && drownFigureRe.MatchString(after):
+		// "I drown myself out with music", "drowning myself in work".
 		return true
 	case strings.HasPrefix(match, "sleep") && strings.Contains(match, "forever") && couldSleepRe.MatchString(prefix):
 		return true

@@ -225,7 +225,10 @@ var (
 	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself|yourself|yourselves)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
-	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
+	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|two|three) (?:hours|days)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
+	// timingNumRe is timing said with a number (its own pattern, so that
+	// it runs only on texts with a digit).
+	timingNumRe = newFilteredRe(regexp.MustCompile(`\b(?:in \d+ (?:hours|days)|on the \d+(?:st|nd|rd|th))\b`))
 	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:the|my) (?:notes?|letters?) (?:are|is) (?:all )?(?:written|done|finished|ready|sealed)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )
 
@@ -248,45 +251,22 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 		return res
 	}
 	clauses := clauseBounds(canon)
-	// Prefilter hits for the whole text and for each sentence.
-	all := make(hits, (len(litSets)+63)/64)
-	sentHits := make([]hits, len(clauses))
-	for ci, cs := range clauses {
-		ce := len(canon)
-		if ci+1 < len(clauses) {
-			ce = clauses[ci+1] - 3
-		}
-		h := make(hits, len(all))
-		addHits(h, canon[cs:ce])
-		sentHits[ci] = h
-		for k := range all {
-			all[k] |= h[k]
-		}
-	}
-	// Patterns that span sentences need hits of the whole text, since
-	// per-sentence hits never hold a literal that crosses " . ".
-	var wholeHits hits
-	if len(clauses) == 1 {
-		wholeHits = all
-	}
+	// Prefilter hits for the whole text and for each sentence, in one pass.
+	all, sentHits := sentenceHits(canon, clauses)
 	res.hits = all
-	recovered := recoveryRe.matchHits(canon, all)
-	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
+	// The message-wide cues never span a sentence mark: each runs only on
+	// the sentences whose own prefilter hits pass, not on the whole text.
+	inSentence := func(re filteredRe) bool { return matchSentences(re, canon, clauses, sentHits, all) }
+	recovered := inSentence(recoveryRe)
+	res.suicideTalk = inSentence(suicideTalkRe)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
 	distressed := fams > 0 || strings.Contains(canon, "depress")
-	ownContext := res.suicideTalk || distressed || aftermathRe.matchHits(canon, all)
+	ownContext := res.suicideTalk || distressed || inSentence(aftermathRe)
 	context = histTalk || context || ownContext
 	for i := range f.rules {
 		r := &f.rules[i]
-		if r.whole {
-			if wholeHits == nil {
-				wholeHits = findHits(canon)
-			}
-			if !r.fre.ok(wholeHits) {
-				continue
-			}
-		} else if !r.fre.ok(all) {
+		if !r.fre.ok(all) {
 			continue
 		}
 		// Patterns never cross a sentence mark, so each sentence that passes
@@ -365,7 +345,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					// "I don't want to kill myself, but..." is ambivalence.
 					m.level = min(m.level+1, r.level)
 				}
-			case r.excusable && absenceExcuseRe.matchHits(canon, all):
+			case r.excusable && inSentence(absenceExcuseRe):
 				m.level, mod = 0, "ordinary_absence"
 			case isMethodRule(r.id) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all):
 				m.level, mod = 0, "research"
@@ -418,11 +398,11 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			res.matches = append(res.matches, m)
 		}
 	}
-	res.timing = timingRe.matchHits(canon, all)
-	res.prep = prepRe.matchHits(canon, all)
+	res.timing = inSentence(timingRe) || inSentence(timingNumRe)
+	res.prep = inSentence(prepRe)
 	// Combinations within one message.
 	b := res.best()
-	if b.level >= 2 && (res.timing || res.prep || actInContextRe.matchHits(canon, all)) && b.level < 3 && !pastOnly(res) {
+	if b.level >= 2 && (res.timing || res.prep || inSentence(actInContextRe)) && b.level < 3 && !pastOnly(res) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
 		res.path = append(res.path, "combine:ideation+timing_or_prep")
 	}
@@ -433,13 +413,13 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				warnRules++
 			}
 		}
-		if n := max(fams, warnRules); n >= 3 || (n >= 2 && (res.suicideTalk || coreDistress.matchHits(canon, all))) {
+		if n := max(fams, warnRules); n >= 3 || (n >= 2 && (res.suicideTalk || inSentence(coreDistress))) {
 			res.matches = append(res.matches, match{level: 2, conf: 0.6, note: "several warning signs together"})
 			res.path = append(res.path, "combine:warning_density")
 			b = res.best()
 		}
 	}
-	if b.level < 3 && farewellDensity(canon, all) && !absenceExcuseRe.matchHits(canon, all) {
+	if b.level < 3 && farewellDensity(canon, all) && !inSentence(absenceExcuseRe) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "goodbye or finality"})
 		res.path = append(res.path, "combine:farewell_markers")
 		b = res.best()
@@ -637,6 +617,33 @@ func (f *Floor) window(history []string, canon string, cur scanResult) match {
 		raise(3, 0.75, "at a height, and what follows")
 	}
 	return best
+}
+
+// matchSentences reports a match of re in one of the sentences of canon
+// (starting at clauses, with their prefilter hits sentHits; all are the
+// hits of canon). Only the sentences whose own hits pass the prefilter are
+// searched, which is much cheaper than searching the whole text; re must
+// not span a sentence mark.
+func matchSentences(re filteredRe, canon string, clauses []int, sentHits []hits, all hits) bool {
+	if !re.ok(all) {
+		return false
+	}
+	if len(clauses) == 1 {
+		return re.re.MatchString(canon)
+	}
+	for ci, cs := range clauses {
+		if !re.ok(sentHits[ci]) {
+			continue
+		}
+		ce := len(canon)
+		if ci+1 < len(clauses) {
+			ce = clauses[ci+1] - 3
+		}
+		if re.re.MatchString(canon[cs:ce]) {
+			return true
+		}
+	}
+	return false
 }
 
 // clauseBounds returns the start offsets of the sentences of canon.
@@ -896,7 +903,7 @@ func hasFirstPerson(m string) bool {
 // its lethality, which a study frame turns into a question about the topic.
 func isMethodRule(id string) bool {
 	return strings.HasPrefix(id, "ideation.method") || strings.HasPrefix(id, "method.") || strings.HasPrefix(id, "concept.means_") ||
-		id == "concept.od_question" || id == "concept.cut_question" || id == "more.method_amount"
+		id == "concept.od_question" || id == "concept.cut_question" || id == "more.method_amount" || id == "more.method_height"
 }
 
 // attributedBefore reports a verb of belief or speech just before a match:

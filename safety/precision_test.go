@@ -66,6 +66,12 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"how did I manage to do it before? I used to make friends easily and now I feel so alone", 0, 1},
 			{"I feel like ending it before I turn 30", 2, 3},
 		},
+		"a number that works": {
+			{"does 3pm work for you?", 0, 1},
+			{"can 2 people work on this project?", 0, 1},
+			{"would 30 of my sleeping pills be enough", 2, 3},
+			{"will 12 of these do it", 2, 3},
+		},
 		"better if": {
 			{"I feel like I'd enjoy my life so much better if I didn't have school right now", 0, 1},
 			{"everyone would be better if I just disappeared", 2, 3},

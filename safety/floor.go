@@ -225,7 +225,10 @@ var (
 	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself|yourself|yourselves)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
-	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|\d+|two|three) (?:hours|days)|on the \d+(?:st|nd|rd|th)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
+	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|two|three) (?:hours|days)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
+	// timingNumRe is timing said with a number (its own pattern, so that
+	// it runs only on texts with a digit).
+	timingNumRe = newFilteredRe(regexp.MustCompile(`\b(?:in \d+ (?:hours|days)|on the \d+(?:st|nd|rd|th))\b`))
 	prepRe      = newFilteredRe(regexp.MustCompile(`\b(?:do it|go through with it|(?:saved|saving|stockpiled|collected|bought|got) (?:up )?(?:enough |all (?:my )?|the |some )?(?:pills|tablets|meds|rope|gun|knife|blades|razors)|(?:wrote|written|writing) (?:my|a|the) (?:note|letter|letters|will)|(?:the|my) (?:notes?|letters?) (?:are|is) (?:all )?(?:written|done|finished|ready|sealed)|(?:have|got|made|set) (?:a|the) (?:plan|date)|said (?:my )?goodbyes?|gave (?:away )?my (?:stuff|things))\b`))
 )
 
@@ -248,45 +251,22 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 		return res
 	}
 	clauses := clauseBounds(canon)
-	// Prefilter hits for the whole text and for each sentence.
-	all := make(hits, (len(litSets)+63)/64)
-	sentHits := make([]hits, len(clauses))
-	for ci, cs := range clauses {
-		ce := len(canon)
-		if ci+1 < len(clauses) {
-			ce = clauses[ci+1] - 3
-		}
-		h := make(hits, len(all))
-		addHits(h, canon[cs:ce])
-		sentHits[ci] = h
-		for k := range all {
-			all[k] |= h[k]
-		}
-	}
-	// Patterns that span sentences need hits of the whole text, since
-	// per-sentence hits never hold a literal that crosses " . ".
-	var wholeHits hits
-	if len(clauses) == 1 {
-		wholeHits = all
-	}
+	// Prefilter hits for the whole text and for each sentence, in one pass.
+	all, sentHits := sentenceHits(canon, clauses)
 	res.hits = all
-	recovered := recoveryRe.matchHits(canon, all)
-	res.suicideTalk = suicideTalkRe.matchHits(canon, all)
+	// The message-wide cues never span a sentence mark: each runs only on
+	// the sentences whose own prefilter hits pass, not on the whole text.
+	inSentence := func(re filteredRe) bool { return matchSentences(re, canon, clauses, sentHits, all) }
+	recovered := inSentence(recoveryRe)
+	res.suicideTalk = inSentence(suicideTalkRe)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
 	distressed := fams > 0 || strings.Contains(canon, "depress")
-	ownContext := res.suicideTalk || distressed || aftermathRe.matchHits(canon, all)
+	ownContext := res.suicideTalk || distressed || inSentence(aftermathRe)
 	context = histTalk || context || ownContext
 	for i := range f.rules {
 		r := &f.rules[i]
-		if r.whole {
-			if wholeHits == nil {
-				wholeHits = findHits(canon)
-			}
-			if !r.fre.ok(wholeHits) {
-				continue
-			}
-		} else if !r.fre.ok(all) {
+		if !r.fre.ok(all) {
 			continue
 		}
 		// Patterns never cross a sentence mark, so each sentence that passes
@@ -336,9 +316,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 				continue
 			}
-			if len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy) {
-				// "end it with him": a deliberate reading the scorer must
-				// not undo either.
+			if (len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy)) ||
+				(len(r.notPrecededBy) > 0 && precededBy(prefix, r.notPrecededBy)) {
+				// "end it with him", "in my last post": a deliberate reading
+				// the scorer must not undo either.
 				res.decided = append(res.decided, decidedSpan(canon, cs, ce, loc[0]))
 				continue
 			}
@@ -364,7 +345,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					// "I don't want to kill myself, but..." is ambivalence.
 					m.level = min(m.level+1, r.level)
 				}
-			case r.excusable && absenceExcuseRe.matchHits(canon, all):
+			case r.excusable && inSentence(absenceExcuseRe):
 				m.level, mod = 0, "ordinary_absence"
 			case isMethodRule(r.id) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all):
 				m.level, mod = 0, "research"
@@ -417,11 +398,11 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			res.matches = append(res.matches, m)
 		}
 	}
-	res.timing = timingRe.matchHits(canon, all)
-	res.prep = prepRe.matchHits(canon, all)
+	res.timing = inSentence(timingRe) || inSentence(timingNumRe)
+	res.prep = inSentence(prepRe)
 	// Combinations within one message.
 	b := res.best()
-	if b.level >= 2 && (res.timing || res.prep || actInContextRe.matchHits(canon, all)) && b.level < 3 && !pastOnly(res) {
+	if b.level >= 2 && (res.timing || res.prep || inSentence(actInContextRe)) && b.level < 3 && !pastOnly(res) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
 		res.path = append(res.path, "combine:ideation+timing_or_prep")
 	}
@@ -432,13 +413,13 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				warnRules++
 			}
 		}
-		if n := max(fams, warnRules); n >= 3 || (n >= 2 && (res.suicideTalk || coreDistress.matchHits(canon, all))) {
+		if n := max(fams, warnRules); n >= 3 || (n >= 2 && (res.suicideTalk || inSentence(coreDistress))) {
 			res.matches = append(res.matches, match{level: 2, conf: 0.6, note: "several warning signs together"})
 			res.path = append(res.path, "combine:warning_density")
 			b = res.best()
 		}
 	}
-	if b.level < 3 && farewellDensity(canon, all) && !absenceExcuseRe.matchHits(canon, all) {
+	if b.level < 3 && farewellDensity(canon, all) && !inSentence(absenceExcuseRe) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "goodbye or finality"})
 		res.path = append(res.path, "combine:farewell_markers")
 		b = res.best()
@@ -638,6 +619,33 @@ func (f *Floor) window(history []string, canon string, cur scanResult) match {
 	return best
 }
 
+// matchSentences reports a match of re in one of the sentences of canon
+// (starting at clauses, with their prefilter hits sentHits; all are the
+// hits of canon). Only the sentences whose own hits pass the prefilter are
+// searched, which is much cheaper than searching the whole text; re must
+// not span a sentence mark.
+func matchSentences(re filteredRe, canon string, clauses []int, sentHits []hits, all hits) bool {
+	if !re.ok(all) {
+		return false
+	}
+	if len(clauses) == 1 {
+		return re.re.MatchString(canon)
+	}
+	for ci, cs := range clauses {
+		if !re.ok(sentHits[ci]) {
+			continue
+		}
+		ce := len(canon)
+		if ci+1 < len(clauses) {
+			ce = clauses[ci+1] - 3
+		}
+		if re.re.MatchString(canon[cs:ce]) {
+			return true
+		}
+	}
+	return false
+}
+
 // clauseBounds returns the start offsets of the sentences of canon.
 func clauseBounds(canon string) []int {
 	b := []int{0}
@@ -708,6 +716,17 @@ func startsWithSubject(m string) bool {
 	return false
 }
 
+// precededBy reports whether prefix ends with one of words.
+func precededBy(prefix string, words []string) bool {
+	last := lastWords(prefix, 1)
+	for _, w := range words {
+		if last == w {
+			return true
+		}
+	}
+	return false
+}
+
 // followedBy reports whether rest starts with one of words.
 func followedBy(rest string, words []string) bool {
 	rest = strings.TrimLeft(rest, " ")
@@ -725,28 +744,28 @@ func followedBy(rest string, words []string) bool {
 // wish to be gone.
 var coreDistress = newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this) (?:anymore|any longer)|cant (?:keep going|go on)|cant anymore|im (?:so )?done(?: \.|$| with (?:everything|it all|life))|(?:so|just) done|want to be done|tired of (?:everything|it all|fighting|living|life|being alive|existing)|no point (?:in|of) (?:anything|any of this|life|living|trying|going on)|(?:whats|what is) (?:even )?the point)` + endBound))
 
-// distressFamilies are groups of warning-sign wording; several different
+// distressFams are groups of warning-sign wording; several different
 // families in one message read as more than a passing bad mood.
-var distressFamilies = func() func(string, hits) int {
-	fams := []filteredRe{
-		newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
-		newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`)),
-	}
-	return func(canon string, h hits) int {
-		n := 0
-		for _, re := range fams {
-			if re.matchHits(canon, h) {
-				n++
-			}
+var distressFams = []filteredRe{
+	newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
+	newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`)),
+}
+
+// distressFamilies counts the families with a match anywhere in canon.
+func distressFamilies(canon string, h hits) int {
+	n := 0
+	for _, re := range distressFams {
+		if re.matchHits(canon, h) {
+			n++
 		}
-		return n
 	}
-}()
+	return n
+}
 
 // thirdPartySubject reports whether the nearest subject before a match is
 // someone other than the writer.
@@ -764,6 +783,7 @@ var (
 	fearBeforeRe     = regexp.MustCompile(`(?:thought|felt like|feel like|feels like|felt as if|scared|afraid|frightened|terrified|worried|panicked|panicking)(?: that)? (?:i (?:was|am|were|will|would)|im|ill|id)(?: \w+)? $`)
 	soonAfterRe      = regexp.MustCompile(`^ ?(?:tonight|today|tomorrow|soon|this (?:week|weekend|evening)|now)\b`)
 	dyingOnlyRe      = regexp.MustCompile(`\b(?:die|dying|death)\b`)
+	drownFigureRe    = regexp.MustCompile(`^ ?(?:out\b|in (?:work|music|podcasts?|games?|video games|books?|homework|school|studying|study|tv|shows|netflix|youtube|reddit|distractions?|noise|sound|alcohol|booze|drinks?|drinking|wine|beer|tears|self pity|sorrow|sadness|debt|paperwork|projects?|tasks?|chores|coffee|caffeine|food|junk food|sugar|anime|fiction|novels|it all|everything|my (?:work|studies|job|music|books|games|hobbies|thoughts))\b)`)
 	benignOverdoseRe = regexp.MustCompile(`^ ?(?:on )?(?:coffee|caffeine|sugar|chocolate|candy|sweets|netflix|anime|tv|memes|tiktok|love|work|carbs|pizza|cake|cookies|energy drinks?|red bull|tea|vitamin c|cuteness|nostalgia|drama)\b`)
 	couldSleepRe     = regexp.MustCompile(`(?:^|\b)(?:i |we )?(?:just )?could (?:just )?$`)
 	predictDieRe     = regexp.MustCompile(`^(?:im |i am |i |ill )?(?:literally )?(?:going to|gonna|will|ill|about to) (?:literally )?die$`)
@@ -802,6 +822,9 @@ func benignSaying(prefix, match, after string) bool {
 		!soonAfterRe.MatchString(after) && !strings.Contains(match, "tonight"):
 		return true
 	case strings.Contains(match, "overdos") && benignOverdoseRe.MatchString(after):
+		return true
+	case strings.Contains(match, "drown") && strings.HasSuffix(match, "myself") && drownFigureRe.MatchString(after):
+		// "I drown myself out with music", "drowning myself in work".
 		return true
 	case strings.HasPrefix(match, "sleep") && strings.Contains(match, "forever") && couldSleepRe.MatchString(prefix):
 		return true
@@ -880,7 +903,7 @@ func hasFirstPerson(m string) bool {
 // its lethality, which a study frame turns into a question about the topic.
 func isMethodRule(id string) bool {
 	return strings.HasPrefix(id, "ideation.method") || strings.HasPrefix(id, "method.") || strings.HasPrefix(id, "concept.means_") ||
-		id == "concept.od_question" || id == "concept.cut_question" || id == "more.method_amount"
+		id == "concept.od_question" || id == "concept.cut_question" || id == "more.method_amount" || id == "more.method_height"
 }
 
 // attributedBefore reports a verb of belief or speech just before a match:

@@ -27,7 +27,47 @@ func requiredLiterals(src string) [][]string {
 			out = append(out, dedupe(set))
 		}
 	}
+	if requiresDigit(re) {
+		// Digits are rare in messages: a pattern that needs one ("30
+		// pills", "the 8th floor") runs only on texts that have one.
+		out = append(out, strings.Split("0123456789", ""))
+	}
 	return out
+}
+
+// requiresDigit reports whether every match of re contains a digit.
+func requiresDigit(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return false
+		}
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] < '0' || re.Rune[i+1] > '9' {
+				return false
+			}
+		}
+		return true
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiresDigit(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min >= 1 && requiresDigit(re.Sub[0])
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			if requiresDigit(s) {
+				return true
+			}
+		}
+		return false
+	case syntax.OpAlternate:
+		for _, s := range re.Sub {
+			if !requiresDigit(s) {
+				return false
+			}
+		}
+		return len(re.Sub) > 0
+	}
+	return false
 }
 
 // mustContainAll returns sets of which a match contains one literal each.
@@ -366,6 +406,37 @@ func findHits(s string) hits {
 	h := make(hits, (len(litSets)+63)/64)
 	addHits(h, s)
 	return h
+}
+
+// sentenceHits returns the literal sets hit in canon and in each of its
+// sentences (starting at clauses), in one pass. A literal that crosses a
+// sentence mark counts for the whole text and for the sentence where it
+// ends: a sentence's hits may hold more than its own text does, which only
+// lets a regexp run that then finds nothing.
+func sentenceHits(canon string, clauses []int) (hits, []hits) {
+	n := (len(litSets) + 63) / 64
+	buf := make(hits, n*(len(clauses)+1))
+	all := buf[:n:n]
+	sent := make([]hits, len(clauses))
+	for ci := range clauses {
+		sent[ci] = buf[n*(ci+1) : n*(ci+2) : n*(ci+2)]
+	}
+	a := automaton
+	st := int32(0)
+	ci := 0
+	h := sent[0]
+	for i := 0; i < len(canon); i++ {
+		for ci+1 < len(clauses) && i >= clauses[ci+1] {
+			ci++
+			h = sent[ci]
+		}
+		st = a.next[st][byteClass(canon[i])]
+		for _, id := range a.out[st] {
+			all[id/64] |= 1 << (id % 64)
+			h[id/64] |= 1 << (id % 64)
+		}
+	}
+	return all, sent
 }
 
 func addHits(h hits, s string) {

@@ -1,0 +1,103 @@
+package safety
+
+import "testing"
+
+// TestWordsWithAnotherSense holds wording that shares words with risk but,
+// read whole, is about something else: a phrasal verb, an attempt at
+// something named, a past participle, an earlier post, a number of minutes,
+// a relapse into something other than self-injury. Each family keeps a
+// disclosure beside it that must still be read as one.
+func TestWordsWithAnotherSense(t *testing.T) {
+	checkLevels(t, map[string][]levelCase{
+		"drowning out": {
+			{"at night I drown myself out with podcasts so I don't have to think", 0, 1},
+			{"I've been drowning myself in work since the breakup", 0, 1},
+			{"I want to drown myself in the lake tonight", 2, 3},
+			{"please keep me from drowning myself", 2, 3},
+		},
+		"an attempt at something": {
+			{"all my attempts to make friends at uni have failed", 0, 1},
+			{"after many failed attempts at dating I gave up on apps", 0, 1},
+			{"should I make another attempt to fix our friendship?", 0, 1},
+			{"my attempt to kill myself failed and I'm in hospital", 3, 3},
+			{"I had two failed attempts in one week", 3, 3},
+			{"since my last suicide attempt I can't sleep", 2, 3},
+		},
+		"done with, as a participle": {
+			{"this book is the best thing I've ever done with my life", 0, 1},
+			{"I'm done with my life", 2, 3},
+		},
+		"worth living": {
+			{"I'm starting to feel my life is worth living again", 0, 1},
+			{"I don't think my life is worth living", 2, 3},
+			{"can someone convince me that life is worth living", 2, 3},
+			{"life isn't worth living anymore", 2, 3},
+		},
+		"an earlier post": {
+			{"thanks to everyone who replied to my last post, it helped", 0, 1},
+			{"as I said in my last post, I lost my job and I feel awful", 0, 1},
+			{"this is my last post. I can't do this anymore", 3, 3},
+		},
+		"a number taken": {
+			{"I'm so stressed, it took 40 minutes to get here and I'm exhausted", 0, 1},
+			{"I'm taking 4 classes this term and I feel hopeless about all of them", 0, 1},
+			{"I just took 30 of my sleeping pills, I don't want to wake up", 3, 3},
+		},
+		"a relapse": {
+			{"I relapsed on drinking last night and I feel like a failure", 0, 1},
+			{"feeling low, my depression relapse is here again", 0, 1},
+			{"I relapsed on self harm after 3 months clean", 2, 3},
+			{"relapsed. the blade was right there", 2, 3},
+		},
+		"hanging on": {
+			{"I'm trying to hang on to my apartment but I'm broke and scared", 0, 1},
+			{"I tried to hang myself last week", 3, 3},
+			{"I tried to strangle myself with a scarf", 3, 3},
+		},
+		"following through": {
+			{"we argued all day and decided to follow through with our bet", 0, 1},
+			{"I'm scared I'll follow through with it this time, I want to die", 2, 3},
+		},
+		"a way to go about it": {
+			{"what's the best way to go about asking her back? I feel so lonely", 0, 1},
+			{"what's the most painless way to go", 2, 3},
+		},
+		"doing it before": {
+			{"how did I manage to do it before? I used to make friends easily and now I feel so alone", 0, 1},
+			{"I feel like ending it before I turn 30", 2, 3},
+		},
+		"a number that works": {
+			{"does 3pm work for you?", 0, 1},
+			{"can 2 people work on this project?", 0, 1},
+			{"would 30 of my sleeping pills be enough", 2, 3},
+			{"will 12 of these do it", 2, 3},
+		},
+		"better if": {
+			{"I feel like I'd enjoy my life so much better if I didn't have school right now", 0, 1},
+			{"everyone would be better if I just disappeared", 2, 3},
+			{"it would be easier for everyone if I wasn't around", 2, 3},
+		},
+	})
+}
+
+// TestDisclosuresReadByConcept covers concepts widened while making the
+// rules more precise: suicide as what one will do, a means or dying found
+// appealing, a death wish through illness.
+func TestDisclosuresReadByConcept(t *testing.T) {
+	checkLevels(t, map[string][]levelCase{
+		"suicide as intent": {
+			{"I've decided I'll try suicide this week", 3, 3},
+			{"I'm going to attempt suicide again", 3, 3},
+		},
+		"a means found appealing": {
+			{"a lethal dose is starting to look appealing", 2, 3},
+			{"the idea of not waking up seems so comforting", 2, 3},
+			{"the pills in my drawer look more and more tempting", 2, 3},
+		},
+		"death through illness": {
+			{"honestly I'm glad my health is getting worse", 2, 3},
+			{"I hope it's cancer so this can be over", 2, 3},
+			{"I hope I get a heart attack in my sleep", 2, 3},
+		},
+	})
+}

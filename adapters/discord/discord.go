@@ -15,6 +15,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 	"github.com/cenkalti/backoff/v5"
 
+	"github.com/havenbot/haven/adapters/internal/recent"
+	"github.com/havenbot/haven/adapters/internal/retry"
 	"github.com/havenbot/haven/channels"
 )
 
@@ -152,7 +154,7 @@ type Adapter struct {
 	disconnected chan struct{}
 	stopping     atomic.Pointer[chan struct{}] // closed when Run stops taking events
 
-	seen   *recent
+	seen   *recent.Set
 	inter  *interactions
 	dmMu   sync.Mutex
 	dms    map[string]string // user id -> DM channel id
@@ -230,13 +232,13 @@ func New(opts Options) (*Adapter, error) {
 		apiHost:      api.Scheme + "://" + api.Host,
 		admins:       admins,
 		now:          opts.Clock,
-		sleep:        sleepCtx,
-		newBackoff:   defaultBackoff,
+		sleep:        retry.Sleep,
+		newBackoff:   retry.Backoff,
 		world:        newWorld(),
 		ready:        make(chan struct{}),
 		events:       make(chan gwEvent, eventBuffer),
 		disconnected: make(chan struct{}, 1),
-		seen:         newRecent(recentSize),
+		seen:         recent.New(recentSize),
 		inter:        newInteractions(),
 		dms:          map[string]string{},
 		locale:       map[string]string{},
@@ -443,64 +445,5 @@ func (a *Adapter) redact(err error, secrets ...string) error {
 	return &redactedError{msg: out, err: err}
 }
 
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// defaultBackoff is exponential with jitter: 0.5 s growing 1.5x to 1 min,
-// each wait randomized by ±50%.
-func defaultBackoff() backoff.BackOff {
-	b := backoff.NewExponentialBackOff()
-	b.InitialInterval = 500 * time.Millisecond
-	b.MaxInterval = time.Minute
-	b.Reset()
-	return b
-}
-
-// recent remembers the last n keys, to drop events seen before.
-type recent struct {
-	mu   sync.Mutex
-	keys map[string]bool
-	ring []string
-	next int
-}
-
 // recentSize is how many event ids the adapter remembers.
 const recentSize = 8192
-
-func newRecent(n int) *recent { return &recent{keys: map[string]bool{}, ring: make([]string, n)} }
-
-// has reports whether key was added and is still remembered.
-func (r *recent) has(key string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.keys[key]
-}
-
-// add remembers key, forgetting the oldest when full. It reports false
-// when key was already remembered.
-func (r *recent) add(key string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.keys[key] {
-		return false
-	}
-	if old := r.ring[r.next]; old != "" {
-		delete(r.keys, old)
-	}
-	r.ring[r.next] = key
-	r.next = (r.next + 1) % len(r.ring)
-	r.keys[key] = true
-	return true
-}

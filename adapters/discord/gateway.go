@@ -513,7 +513,7 @@ func (a *Adapter) handle(ctx context.Context, sink channels.Sink, ev gwEvent, at
 	for attempt := 1; ; attempt++ {
 		err := sink.Accept(ctx, n.in)
 		if err == nil {
-			a.seen.add(n.in.DeliveryKey)
+			a.seen.Add(n.in.DeliveryKey)
 			a.log.Debug("discord event accepted", slog.String("type", ev.t), slog.String("kind", string(n.in.Conversation.Kind)), slog.String("delivery_key", n.in.DeliveryKey))
 			return nil
 		}

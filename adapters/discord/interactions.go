@@ -147,7 +147,7 @@ func (a *Adapter) acknowledge(raw json.RawMessage) (*pendingInteraction, error) 
 	if user == nil || user.ID == "" {
 		return nil, errors.New("interaction without a user")
 	}
-	if !a.seen.add(interactionKey(i.ID)) {
+	if !a.seen.Add(interactionKey(i.ID)) {
 		a.stats.replays.Add(1)
 		a.log.Debug("discord interaction seen before; dropped", slog.String("interaction", i.ID))
 		return nil, nil

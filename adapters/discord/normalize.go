@@ -112,7 +112,7 @@ func (a *Adapter) normalizeMessage(ctx context.Context, m *discordgo.Message, ed
 			ts = m.EditedTimestamp.UTC().Format("20060102T150405.000000")
 		}
 		key = channels.NamespacedID(Platform, "", "edit:"+m.ID+":"+ts)
-	} else if a.seen.has(key) {
+	} else if a.seen.Has(key) {
 		return normalized{outcome: replay, in: channels.Inbound{DeliveryKey: key}}
 	}
 

@@ -122,7 +122,7 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := st.sink.Accept(ctx, n.in); err != nil {
-		a.events.forget(eventID)
+		a.events.Forget(eventID)
 		a.log.Warn("slack events: the hub did not accept an event; Slack will send it again", slog.String("event_id", safeToken(eventID)), slog.Any("err", err))
 		http.Error(w, "not accepted", http.StatusInternalServerError)
 		return
@@ -156,13 +156,13 @@ func (a *Adapter) serveForm(w http.ResponseWriter, r *http.Request, body []byte)
 		w.WriteHeader(http.StatusOK)
 		return
 	}
-	if !a.events.add(n.in.DeliveryKey) {
+	if !a.events.Add(n.in.DeliveryKey) {
 		a.duplicates.Add(1)
 		w.WriteHeader(http.StatusOK)
 		return
 	}
 	if err := st.sink.Accept(ctx, n.in); err != nil {
-		a.events.forget(n.in.DeliveryKey)
+		a.events.Forget(n.in.DeliveryKey)
 		a.log.Warn("slack events: the hub did not accept a slash command; Slack will send it again", slog.Any("err", err))
 		http.Error(w, "not accepted", http.StatusInternalServerError)
 		return

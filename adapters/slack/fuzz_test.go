@@ -10,6 +10,7 @@ import (
 
 	"github.com/slack-go/slack/slackevents"
 
+	"github.com/havenbot/haven/adapters/internal/recent"
 	"github.com/havenbot/haven/adapters/slack/slacktest"
 	"github.com/havenbot/haven/channels"
 )
@@ -99,7 +100,7 @@ func FuzzNormalizeEvent(f *testing.F) {
 		if err != nil {
 			return
 		}
-		a.events = newSeenSet(8) // every input is new
+		a.events = recent.New(8) // every input is new
 		n, _ := a.fromEvent(context.Background(), ev)
 		switch n.outcome {
 		case ignore:

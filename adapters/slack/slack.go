@@ -14,9 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cenkalti/backoff/v5"
 	slackgo "github.com/slack-go/slack"
 
+	"github.com/havenbot/haven/adapters/internal/recent"
+	"github.com/havenbot/haven/adapters/internal/retry"
 	"github.com/havenbot/haven/channels"
 )
 
@@ -122,9 +123,9 @@ type Adapter struct {
 	duplicates atomic.Uint64
 
 	users  userCache
-	dms    sync.Map // {team, user} -> DM channel id
-	kinds  sync.Map // channel id -> channels.Kind, learnt from message events
-	events *seenSet // event ids already handled
+	dms    sync.Map    // {team, user} -> DM channel id
+	kinds  sync.Map    // channel id -> channels.Kind, learnt from message events
+	events *recent.Set // event ids already handled
 }
 
 // hookState is what the Events API handler needs while Run runs.
@@ -193,9 +194,9 @@ func New(opts Options) (*Adapter, error) {
 		admins: admins,
 		now:    opts.Clock,
 		host:   u.Scheme + "://" + u.Host,
-		sleep:  sleepCtx,
+		sleep:  retry.Sleep,
 		ready:  make(chan struct{}),
-		events: newSeenSet(4096),
+		events: recent.New(4096),
 	}
 	if a.client == nil {
 		a.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
@@ -313,7 +314,7 @@ const maxStartAttempts = 8
 
 // start asks Slack who the bot is.
 func (a *Adapter) start(ctx context.Context) (*self, error) {
-	bo := defaultBackoff()
+	bo := retry.Backoff()
 	for attempt := 1; ; attempt++ {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		r, err := a.api.AuthTestContext(cctx)
@@ -358,62 +359,4 @@ func authError(err error) bool {
 		return sc.Code == http.StatusUnauthorized || sc.Code == http.StatusForbidden
 	}
 	return authCodes[err.Error()]
-}
-
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// defaultBackoff is exponential with jitter: 0.5 s growing 1.5x to 1 min,
-// each wait randomized by ±50%.
-func defaultBackoff() backoff.BackOff {
-	b := backoff.NewExponentialBackOff()
-	b.InitialInterval = 500 * time.Millisecond
-	b.MaxInterval = time.Minute
-	b.Reset()
-	return b
-}
-
-// seenSet remembers the last n keys it was given.
-type seenSet struct {
-	mu   sync.Mutex
-	keys map[string]bool
-	ring []string
-	next int
-}
-
-func newSeenSet(n int) *seenSet { return &seenSet{keys: map[string]bool{}, ring: make([]string, n)} }
-
-// add records key and reports whether it was new.
-func (s *seenSet) add(key string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.keys[key] {
-		return false
-	}
-	if old := s.ring[s.next]; old != "" {
-		delete(s.keys, old)
-	}
-	s.ring[s.next] = key
-	s.next = (s.next + 1) % len(s.ring)
-	s.keys[key] = true
-	return true
-}
-
-// forget removes key, so that a delivery the Hub refused is taken again.
-func (s *seenSet) forget(key string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.keys, key)
 }

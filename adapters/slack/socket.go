@@ -20,6 +20,7 @@ import (
 	"github.com/slack-go/slack/slackevents"
 	"github.com/slack-go/slack/socketmode"
 
+	"github.com/havenbot/haven/adapters/internal/retry"
 	"github.com/havenbot/haven/channels"
 )
 
@@ -277,7 +278,7 @@ func (a *Adapter) process(ctx context.Context, sink channels.Sink, jobs <-chan j
 				if ctx.Err() != nil {
 					return nil
 				}
-				a.events.forget(eventID)
+				a.events.Forget(eventID)
 				return err
 			}
 		}
@@ -293,7 +294,7 @@ const maxAcceptAttempts = 8
 // event the sink refuses every time is lost, and Run stops with an error
 // saying which.
 func (a *Adapter) acceptRetrying(ctx context.Context, sink channels.Sink, in channels.Inbound) error {
-	bo := defaultBackoff()
+	bo := retry.Backoff()
 	for attempt := 1; ; attempt++ {
 		err := sink.Accept(ctx, in)
 		if err == nil {
@@ -332,7 +333,7 @@ func (a *Adapter) fromEvent(ctx context.Context, ev slackevents.EventsAPIEvent) 
 			team = cb.TeamID
 		}
 	}
-	if eventID != "" && !a.events.add(eventID) {
+	if eventID != "" && !a.events.Add(eventID) {
 		a.duplicates.Add(1)
 		return ignored("event_id delivered before"), ""
 	}

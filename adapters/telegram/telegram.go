@@ -14,6 +14,7 @@ import (
 	"github.com/cenkalti/backoff/v5"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/havenbot/haven/adapters/internal/retry"
 	"github.com/havenbot/haven/channels"
 )
 
@@ -224,8 +225,8 @@ func New(opts Options) (*Adapter, error) {
 		admins:     admins,
 		now:        opts.Clock,
 		endpoint:   host,
-		sleep:      sleepCtx,
-		newBackoff: defaultBackoff,
+		sleep:      retry.Sleep,
+		newBackoff: retry.Backoff,
 		adminCache: map[[2]int64]adminEntry{},
 		ready:      make(chan struct{}),
 	}
@@ -409,31 +410,6 @@ func (a *Adapter) background(f func()) bool {
 		f()
 	}()
 	return true
-}
-
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// defaultBackoff is exponential with jitter: 0.5 s growing 1.5x to 1 min,
-// each wait randomized by ±50%.
-func defaultBackoff() backoff.BackOff {
-	b := backoff.NewExponentialBackOff()
-	b.InitialInterval = 500 * time.Millisecond
-	b.MaxInterval = time.Minute
-	b.Reset()
-	return b
 }
 
 var (

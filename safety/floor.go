@@ -327,6 +327,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			mod := ""
 			if r.needsContext && !context {
 				m.level, mod = min(m.level, 1), "no_context"
+				if r.silentAlone {
+					m.level = 0
+				}
 			}
 			if r.needsTalk && !talk {
 				m.level, mod = 0, "no_talk"

@@ -33,6 +33,12 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"can someone convince me that life is worth living", 2, 3},
 			{"life isn't worth living anymore", 2, 3},
 		},
+		"thinking about it, where it is something else": {
+			{"my sister and I argued again and I keep thinking about it", 0, 0},
+			{"the exam went badly and I've been thinking about it all day", 0, 0},
+			{"I want to die and I keep thinking about it", 2, 3},
+			{"suicide is on my mind, I've been thinking about it every night", 2, 3},
+		},
 		"an earlier post": {
 			{"thanks to everyone who replied to my last post, it helped", 0, 1},
 			{"as I said in my last post, I lost my job and I feel awful", 0, 1},

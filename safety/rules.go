@@ -40,6 +40,10 @@ type rule struct {
 	// the window) also talks about death or suicide ("I have a plan", "I'm
 	// going to do it"); without it the level is capped at 1.
 	needsContext bool
+	// silentAlone, with needsContext, drops the match to level 0 instead
+	// of 1 when there is no context: wording whose risk is all in what it
+	// points back to ("I keep thinking about it").
+	silentAlone bool
 	// notFollowedBy lists next words that cancel a match ("end it" + "with").
 	notFollowedBy []string
 	// notPrecededBy lists words that, just before a match, give it another
@@ -290,7 +294,10 @@ var moreRules = []rule{
 	{id: "passive.die_soon", level: 2, conf: 0.65, needsContext: true, src: `(?:im|i am) (?:going to|gonna) die (?:soon|tonight|today|anyway|anyways|one day by my own)`},
 
 	{id: "passive.more", level: 2, conf: 0.7, src: `(?:want to|wish to|wish i could|wish i can|wanna) (?:no longer|not) (?:be here|exist|be alive|live|wake up)|die in my sleep|(?:cant|dont want to) be (?:here|on this earth|in this world|alive) (?:anymore|any longer)|(?:suicide|killing myself|dying|death|ending it) (?:has been|is|keeps|was|been) (?:on|in|crossing) my mind|debating (?:suicide|killing myself|ending it)|(?:all|the only thing) i (?:ever )?(?:think|thought) (?:about|of) is (?:dying|death|suicide|killing myself|ending it)|(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i|when i|once i)|(?:wish i can|wish i could) (?:just )?die|(?:dont know|idk|not sure) how to (?:just )?die|how to (?:just )?die|(?:courage|guts|nerve|strength) to (?:jump|do it|end it|go through with it|kill myself|pull the trigger)|(?:reason|reasons) (?:not to|why i shouldnt|i shouldnt) (?:do it|kill myself|die|end it|end my life|jump)|why i shouldnt (?:do it|kill myself|die|end it)`},
-	{id: "passive.way_out", level: 2, conf: 0.65, needsContext: true, src: `(?:need|want|looking for|find|found|only) (?:a |the )?way out|i (?:just )?want out|(?:been|am|im|keep) (?:really )?thinking about it|(?:lose|losing|lost) (?:my|the) (?:battle|fight)|the way out (?:for me )?is|(?:leave|exit) this existence`},
+	{id: "passive.way_out", level: 2, conf: 0.65, needsContext: true, src: `(?:need|want|looking for|find|found|only) (?:a |the )?way out|i (?:just )?want out|(?:lose|losing|lost) (?:my|the) (?:battle|fight)|the way out (?:for me )?is|(?:leave|exit) this existence`},
+	// "it" is whatever was said before: suicide when the message or the
+	// window speaks of death or distress, an argument or an exam otherwise.
+	{id: "passive.thinking_about_it", level: 2, conf: 0.65, needsContext: true, silentAlone: true, src: `(?:been|am|im|keep) (?:really )?thinking about it`},
 	{id: "intent.die_plan", level: 3, conf: 0.8, src: `(?:intend to|decided to|ready to|planning to|plan to|going to) (?:\w+ ){0,3}(?:and )?(?:die|suffocate|drown)(?: \.|$| tonight| today| now)|(?:place|spot|date|day|method|bridge|building) (?:all )?(?:picked out|chosen|selected|set)`},
 	{id: "attempt.tried_means", level: 3, conf: 0.8, src: `{tried} (?:to )?(?:swallow|take|down|drink) (?:a bunch of|all (?:of )?(?:my|the)?|a handful of|too many|\d+|my|the|some)? ?{means}`},
 	// A bare verb followed by an object ("tried to drown my sorrows",

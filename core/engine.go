@@ -68,6 +68,14 @@ type Options struct {
 	// MemoryNotify, when set, is called after a memory job was queued (the
 	// memory jobs runner's Notify).
 	MemoryNotify func()
+	// Admins are the namespaced platform user ids ("slack:T1:U2") allowed
+	// to run admin commands, with anyone whose Author.PlatformAdmin is set
+	// (the adapter's reading of the platform's own role, false when it
+	// cannot be read). The console adapter marks its person an admin.
+	Admins []string
+	// Channels, when set, keeps each conversation's settings: pause and
+	// policy. memory/sqlite's Store implements it.
+	Channels ChannelControls
 	// Observe, when set, is called with each turn's report as the turn
 	// ends, on the turn's goroutine (metrics count it); it must be quick
 	// and safe for concurrent use.
@@ -95,6 +103,8 @@ type Engine struct {
 	retriever                      *memory.Retriever
 	memNotify                      func()
 	observe                        func(TurnReport)
+	admins                         map[string]bool
+	channels                       ChannelControls
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -119,6 +129,13 @@ func New(opts Options) (*Engine, error) {
 		observe:         opts.Observe,
 		llm:             opts.LLM,
 		dispatchTimeout: opts.LLMDeadline,
+	}
+	e.admins = map[string]bool{}
+	for _, id := range opts.Admins {
+		e.admins[id] = true
+	}
+	if opts.Channels != nil {
+		e.channels = opts.Channels
 	}
 	if e.dispatchTimeout <= 0 {
 		e.dispatchTimeout = DefaultDispatchTimeout
@@ -234,6 +251,10 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 		e.gateway(ctx, t)
 	case NodeCommand:
 		e.command(ctx, t)
+	case NodeAdmin:
+		e.admin(ctx, t)
+	case NodeRedirect:
+		e.redirect(t)
 	case NodeApproval:
 		e.approval(ctx, t)
 	case NodeCrisisGate:

@@ -28,6 +28,10 @@ func (e *Engine) gateway(ctx context.Context, t *Turn) {
 	}
 	t.Session, t.Checkpoint = s, s.Checkpoint
 	e.loadTherapy(t)
+	e.loadChannel(ctx, t)
+	if t.Command == nil && e.isAdmin(t) && (t.In.MentionsBot || !t.In.Conversation.Kind.Public()) {
+		t.Command = plainAdminCommand(t.In.Text)
+	}
 	if t.Command == nil {
 		t.Command = plainMemoryCommand(t.In.Text)
 	}
@@ -116,7 +120,7 @@ func (e *Engine) crisisReply(t *Turn) {
 			Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutCrisis,
 			Private: true, Recipient: t.In.Author.ID, Text: r.Text,
 		})
-		if r.PublicNote != "" {
+		if r.PublicNote != "" && !t.Channel.Paused {
 			t.Out = append(t.Out, t.reply(channels.OutCrisis, r.PublicNote))
 		}
 	} else {

@@ -83,6 +83,8 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Memories:          store,
 		MemoryTokenBudget: cfg.Memory.TokenBudget,
 		MemoryNotify:      worker.Notify,
+		Admins:            cfg.Admins,
+		Channels:          store,
 	}
 	if embedder != nil {
 		opts.Embedder = embedder
@@ -127,6 +129,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		// A terminal has no platform rate limit to respect.
 		NoRateLimit: useConsole,
 		Logger:      log,
+		Policies:    store,
 	})
 	_, stopOps, err := obs.start(ctx, cfg.Metrics.Listen, store, hub)
 	if err != nil {

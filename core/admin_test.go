@@ -1,0 +1,245 @@
+package core
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/memory/sqlite"
+	"github.com/havenbot/haven/safety"
+)
+
+// adminEngine is an engine with channel settings in its SQLite store and
+// test::root as a configured admin.
+func adminEngine(t *testing.T) (*Engine, *sqlite.Store, string) {
+	t.Helper()
+	var st *sqlite.Store
+	e, store, path := newEngine(t, func(o *Options) {
+		st = o.Store.(*sqlite.Store)
+		o.Channels, o.Admins, o.DefaultCountry = st, []string{"test::root"}, "US"
+	})
+	return e, store, path
+}
+
+// inGroup is a message in test::group-1, addressed to Haven, from author.
+func inGroup(author, text string) channels.Inbound {
+	in := dm(text)
+	in.Conversation = channels.Conversation{ID: "test::group-1", Kind: channels.KindGroup}
+	in.Author = channels.Author{ID: author, Display: author}
+	in.MentionsBot = true
+	return in
+}
+
+func run(t *testing.T, e *Engine, in channels.Inbound) []channels.Outbound {
+	t.Helper()
+	out, err := e.Handle(context.Background(), in)
+	if err != nil {
+		t.Fatalf("Handle(%q): %v", in.Text, err)
+	}
+	return out
+}
+
+// onlyPrivate checks out is one private answer to in's author and returns
+// its text.
+func onlyPrivate(t *testing.T, out []channels.Outbound, in channels.Inbound) string {
+	t.Helper()
+	if len(out) != 1 || !out[0].Private || out[0].Recipient != in.Author.ID {
+		t.Fatalf("got %+v, want one private answer to %s", out, in.Author.ID)
+	}
+	return out[0].Text
+}
+
+type auditRow struct {
+	actor, conv, command, detail string
+	allowed                      bool
+}
+
+func audits(t *testing.T, path string) []auditRow {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT actor_id, conversation_id, command, allowed, detail FROM admin_audit ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []auditRow
+	for rows.Next() {
+		var r auditRow
+		if err := rows.Scan(&r.actor, &r.conv, &r.command, &r.allowed, &r.detail); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func transcriptLines(t *testing.T, path string) int {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM transcript`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestAdminCommandsFromANonAdminAreRefusedAuditedAndChangeNothing(t *testing.T) {
+	for _, cmd := range []string{"/haven pause", "/haven resume", "/haven policy all", "/haven help", "/haven", "/haven launch rockets"} {
+		t.Run(cmd, func(t *testing.T) {
+			e, store, path := adminEngine(t)
+			in := inGroup("test::bob", cmd)
+			text := onlyPrivate(t, run(t, e, in), in)
+			if !strings.Contains(text, "Only an admin") {
+				t.Errorf("answer %q, want the refusal", text)
+			}
+			st, err := store.ChannelSettings(context.Background(), in.Conversation.ID)
+			if err != nil || st != (channels.ChannelSettings{}) {
+				t.Errorf("settings after a refused command = %+v, %v; want none", st, err)
+			}
+			rows := audits(t, path)
+			if len(rows) != 1 || rows[0].allowed || rows[0].actor != "test::bob" || rows[0].conv != in.Conversation.ID || rows[0].detail != "not an admin" {
+				t.Fatalf("audit rows %+v, want one refusal of test::bob", rows)
+			}
+			if strings.Contains(rows[0].command, "rockets") {
+				t.Errorf("audit row keeps free text: %q", rows[0].command)
+			}
+			if n := transcriptLines(t, path); n != 0 {
+				t.Errorf("an admin command left %d transcript lines", n)
+			}
+		})
+	}
+}
+
+func TestAdminIdentityIsTheConfiguredListOrThePlatformRoleAndNeverABot(t *testing.T) {
+	tests := []struct {
+		name  string
+		a     channels.Author
+		admin bool
+	}{
+		{"configured admin", channels.Author{ID: "test::root"}, true},
+		{"platform admin", channels.Author{ID: "test::mod", PlatformAdmin: true}, true},
+		{"anyone else", channels.Author{ID: "test::bob"}, false},
+		{"a configured id on another platform", channels.Author{ID: "other::root"}, false},
+		{"a bot, even flagged admin", channels.Author{ID: "test::root", IsBot: true, PlatformAdmin: true}, false},
+	}
+	e, _, _ := adminEngine(t)
+	for _, tt := range tests {
+		if got := e.isAdmin(&Turn{In: channels.Inbound{Author: tt.a}}); got != tt.admin {
+			t.Errorf("%s: isAdmin = %v, want %v", tt.name, got, tt.admin)
+		}
+	}
+}
+
+func TestAdminHelpIsPrivateAuditedAndNeverReachesTheTranscript(t *testing.T) {
+	e, _, path := adminEngine(t)
+	in := inGroup("test::root", "/haven help")
+	text := onlyPrivate(t, run(t, e, in), in)
+	for _, want := range []string{"/haven pause", "/haven resume", "/haven policy mentions|all|dm-only"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("help %q lacks %q", text, want)
+		}
+	}
+	// In a DM the answer is an ordinary reply; plain words work for an admin.
+	d := dm("help")
+	d.Author.ID = "test::root"
+	out := run(t, e, d)
+	if len(out) != 1 || out[0].Private || !strings.Contains(out[0].Text, "/haven pause") {
+		t.Fatalf("admin's plain 'help' in a DM = %+v, want the admin help", out)
+	}
+	rows := audits(t, path)
+	if len(rows) != 2 || !rows[0].allowed || rows[0].command != "help" || rows[0].detail != "ok" {
+		t.Fatalf("audit rows %+v, want two allowed help rows", rows)
+	}
+	if n := transcriptLines(t, path); n != 0 {
+		t.Errorf("admin commands left %d transcript lines", n)
+	}
+}
+
+func TestAPausedChannelAnswersACrisisAndNothingElseAlsoAfterARestart(t *testing.T) {
+	e, store, path := adminEngine(t)
+	in := inGroup("test::root", "/haven pause")
+	if text := onlyPrivate(t, run(t, e, in), in); !strings.Contains(text, "Paused") {
+		t.Fatalf("pause answered %q", text)
+	}
+	check := func(e *Engine) {
+		t.Helper()
+		for _, msg := range []string{"hello Haven, how are you?", "/help", "/memory"} {
+			if out := run(t, e, inGroup("test::bob", msg)); len(out) != 0 {
+				t.Errorf("paused channel answered %q with %+v", msg, out)
+			}
+		}
+		crisis := inGroup("test::bob", "I want to kill myself")
+		out := run(t, e, crisis)
+		if len(out) != 1 || out[0].Kind != channels.OutCrisis || !out[0].Private || out[0].Recipient != "test::bob" || !strings.Contains(out[0].Text, "988") {
+			t.Fatalf("crisis in a paused channel got %+v, want only the private crisis reply", out)
+		}
+	}
+	check(e)
+	store.Close()
+
+	store2, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store2.Close()
+	e2, err := New(Options{Store: store2, Gate: safety.NewGate(safety.GateOptions{}), Channels: store2,
+		Admins: []string{"test::root"}, DefaultCountry: "US", Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(e2)
+
+	// A platform admin resumes it in plain words addressed to Haven.
+	resume := inGroup("test::mod", "resume")
+	resume.Author.PlatformAdmin = true
+	if text := onlyPrivate(t, run(t, e2, resume), resume); !strings.Contains(text, "Resumed") {
+		t.Fatalf("resume answered %q", text)
+	}
+	if out := run(t, e2, inGroup("test::bob", "hello Haven, how are you?")); len(out) == 0 || out[0].Private {
+		t.Fatalf("after resume the channel got %+v, want an answer", out)
+	}
+}
+
+func TestAPolicyChangeTakesEffectForTheNextMessage(t *testing.T) {
+	e, store, _ := adminEngine(t)
+	ctx := context.Background()
+	admin := inGroup("test::root", "/haven policy dm-only")
+	if text := onlyPrivate(t, run(t, e, admin), admin); !strings.Contains(text, "dm-only") {
+		t.Fatalf("policy answered %q", text)
+	}
+	out := run(t, e, inGroup("test::bob", "hello Haven, how are you?"))
+	if len(out) != 1 || out[0].Kind != channels.OutNotice || !strings.Contains(out[0].Text, "direct message") {
+		t.Fatalf("dm-only channel answered %+v, want the pointer to a DM", out)
+	}
+	if out := run(t, e, inGroup("test::bob", "I want to kill myself")); len(out) == 0 || out[0].Kind != channels.OutCrisis {
+		t.Fatalf("dm-only channel answered a crisis with %+v, want the crisis reply", out)
+	}
+	if out := run(t, e, dm("hello Haven, how are you?")); len(out) != 1 || out[0].Kind != channels.OutReply {
+		t.Fatalf("a DM under a dm-only channel policy got %+v, want an ordinary answer", out)
+	}
+
+	admin = inGroup("test::root", "/haven policy all")
+	onlyPrivate(t, run(t, e, admin), admin)
+	if st, err := store.ChannelSettings(ctx, admin.Conversation.ID); err != nil || st.Policy != channels.PolicyAll {
+		t.Fatalf("stored settings %+v, %v; want policy all", st, err)
+	}
+	out = run(t, e, inGroup("test::bob", "hello Haven, how are you?"))
+	if len(out) != 1 || out[0].Kind != channels.OutReply {
+		t.Fatalf("after policy all the channel got %+v, want an ordinary answer", out)
+	}
+	bad := inGroup("test::root", "/haven policy sometimes")
+	if text := onlyPrivate(t, run(t, e, bad), bad); !strings.Contains(text, "don't know") {
+		t.Fatalf("bad policy answered %q, want help", text)
+	}
+}

@@ -46,6 +46,7 @@ type adminSpec struct {
 // adminList is every admin command, in help order.
 var adminList = []adminSpec{
 	{"help", "help", "these commands", nil},
+	{"status", "status", "version and uptime, each platform's liveness, queues and outbox backlog, the model, the database and its last backup", nil},
 	{"pause", "pause", "stop answering in this conversation (a message in crisis still gets the crisis reply)", nil},
 	{"resume", "resume", "answer in this conversation again", nil},
 	{"policy", "policy mentions|all|dm-only", "when I answer here: mentions and replies, every message, or only in DMs", func(s string) (string, bool) {
@@ -175,6 +176,11 @@ func (e *Engine) admin(ctx context.Context, t *Turn) {
 // runAdmin carries out an admin's command and returns the answer.
 func (e *Engine) runAdmin(ctx context.Context, t *Turn, c adminCommand) (string, error) {
 	switch c.sub {
+	case "status":
+		if e.status == nil {
+			return "Status is not available in this Haven.", nil
+		}
+		return statusText(e.status.Status(ctx), e.now(), e.liveWindow), nil
 	case "pause", "resume", "policy":
 		if e.channels == nil {
 			return "Channel settings are not available in this Haven (no store for them).", nil

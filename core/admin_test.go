@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/memory/sqlite"
@@ -95,7 +96,7 @@ func transcriptLines(t *testing.T, path string) int {
 }
 
 func TestAdminCommandsFromANonAdminAreRefusedAuditedAndChangeNothing(t *testing.T) {
-	for _, cmd := range []string{"/haven pause", "/haven resume", "/haven policy all", "/haven help", "/haven", "/haven launch rockets"} {
+	for _, cmd := range []string{"/haven pause", "/haven status", "/haven resume", "/haven policy all", "/haven help", "/haven", "/haven launch rockets"} {
 		t.Run(cmd, func(t *testing.T) {
 			e, store, path := adminEngine(t)
 			in := inGroup("test::bob", cmd)
@@ -241,5 +242,53 @@ func TestAPolicyChangeTakesEffectForTheNextMessage(t *testing.T) {
 	bad := inGroup("test::root", "/haven policy sometimes")
 	if text := onlyPrivate(t, run(t, e, bad), bad); !strings.Contains(text, "don't know") {
 		t.Fatalf("bad policy answered %q, want help", text)
+	}
+}
+
+// statusFunc is a StatusSource from a function (cmd/haven's reads the
+// running Hub and adapters).
+type statusFunc func(context.Context) Status
+
+func (f statusFunc) Status(ctx context.Context) Status { return f(ctx) }
+
+func TestStatusReportsAnAdapterThatStoppedSendingHeartbeatsAsNotLive(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	var fresh, stale, down channels.LiveRecorder
+	fresh.SetConnected(true)
+	fresh.Heartbeat(now.Add(-10 * time.Second))
+	stale.SetConnected(true)
+	stale.Event(now.Add(-10 * time.Minute))
+	down.Heartbeat(now.Add(-5 * time.Second))
+	src := statusFunc(func(context.Context) Status {
+		return Status{
+			Version: "v1.2.3", Started: now.Add(-3 * time.Hour),
+			Adapters: []AdapterStatus{
+				{Platform: "telegram", Reports: true, Liveness: fresh.Liveness()},
+				{Platform: "slack", Reports: true, Liveness: stale.Liveness()},
+				{Platform: "discord", Reports: true, Liveness: down.Liveness()},
+			},
+			Hub:   channels.Stats{Queued: 2, Pending: 5},
+			Model: ModelStatus{Configured: false}, DatabaseBytes: 3 << 20,
+		}
+	})
+	e, _, path := newEngine(t, func(o *Options) {
+		o.Status, o.Admins, o.Clock = src, []string{"test::root"}, func() time.Time { return now }
+	})
+	in := inGroup("test::root", "/haven status")
+	text := onlyPrivate(t, run(t, e, in), in)
+	for _, want := range []string{"Haven v1.2.3, up 3h0m0s", "telegram: live, last heartbeat 10s ago",
+		"slack: connected but NOT live, last heartbeat 10m0s ago", "discord: NOT connected",
+		"2 turns waiting", "5 replies waiting to be sent", "no model configured", "3.0 MB", "no backup recorded"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("status lacks %q:\n%s", want, text)
+		}
+	}
+	if rows := audits(t, path); len(rows) != 1 || rows[0].command != "status" || !rows[0].allowed {
+		t.Errorf("audit rows %+v, want one allowed status", rows)
+	}
+
+	bob := inGroup("test::bob", "/haven status")
+	if text := onlyPrivate(t, run(t, e, bob), bob); strings.Contains(text, "telegram") {
+		t.Errorf("a non-admin saw the status: %q", text)
 	}
 }

@@ -76,6 +76,11 @@ type Options struct {
 	// Channels, when set, keeps each conversation's settings: pause and
 	// policy. memory/sqlite's Store implements it.
 	Channels ChannelControls
+	// Status, when set, answers /haven status (cmd/haven implements it).
+	Status StatusSource
+	// LiveWindow is how long an adapter may go unheard before status calls
+	// it not live; zero means DefaultLiveWindow.
+	LiveWindow time.Duration
 	// Observe, when set, is called with each turn's report as the turn
 	// ends, on the turn's goroutine (metrics count it); it must be quick
 	// and safe for concurrent use.
@@ -105,6 +110,8 @@ type Engine struct {
 	observe                        func(TurnReport)
 	admins                         map[string]bool
 	channels                       ChannelControls
+	status                         StatusSource
+	liveWindow                     time.Duration
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -136,6 +143,13 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.Channels != nil {
 		e.channels = opts.Channels
+	}
+	if opts.Status != nil {
+		e.status = opts.Status
+	}
+	e.liveWindow = opts.LiveWindow
+	if e.liveWindow <= 0 {
+		e.liveWindow = DefaultLiveWindow
 	}
 	if e.dispatchTimeout <= 0 {
 		e.dispatchTimeout = DefaultDispatchTimeout

@@ -72,7 +72,9 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	if err != nil {
 		return err
 	}
+	status := &statusSource{started: time.Now(), model: model, timeout: cfg.LLM.Timeout, dbPath: cfg.Database.Path, backups: store}
 	opts := core.Options{
+		Status:            status,
 		Store:             store,
 		Gate:              gate,
 		DefaultCountry:    cfg.Safety.DefaultCountry,
@@ -131,15 +133,18 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Logger:      log,
 		Policies:    store,
 	})
+	status.setHub(hub)
 	_, stopOps, err := obs.start(ctx, cfg.Metrics.Listen, store, hub)
 	if err != nil {
 		return err
 	}
 	defer stopOps() // after the Hub has drained: /readyz says so meanwhile
 	if useConsole {
-		hub.Register(console.New(console.Options{
+		con := console.New(console.Options{
 			In: std.in, Out: std.out, Name: cfg.Console.Name, Interactive: interactive,
-		}))
+		})
+		hub.Register(con)
+		status.addAdapter(console.Platform, con)
 		if interactive {
 			fmt.Fprintln(std.out, "Haven: an AI companion in your terminal. Type /help for commands, Ctrl-D to leave.")
 		}
@@ -149,7 +154,10 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return nil
 	}
 	handlers, err := registerPlatforms(hub, ps, platformDeps{admins: cfg.Admins, store: store, log: log,
-		httpClient: obs.httpClient, registered: obs.platform})
+		httpClient: obs.httpClient, registered: func(name string, a channels.Adapter) {
+			obs.platform(name, a)
+			status.addAdapter(name, a)
+		}})
 	if err != nil {
 		return err
 	}

@@ -47,6 +47,7 @@ type adminSpec struct {
 var adminList = []adminSpec{
 	{"help", "help", "these commands", nil},
 	{"status", "status", "version and uptime, each platform's liveness, queues and outbox backlog, the model, the database and its last backup", nil},
+	{"stats", "stats [day|week|month]", "de-identified counts: turns, people, routes and modes, crisis levels, exercises, guard replacements", parseStatsPeriod},
 	{"pause", "pause", "stop answering in this conversation (a message in crisis still gets the crisis reply)", nil},
 	{"resume", "resume", "answer in this conversation again", nil},
 	{"policy", "policy mentions|all|dm-only", "when I answer here: mentions and replies, every message, or only in DMs", func(s string) (string, bool) {
@@ -72,6 +73,8 @@ func parseAdmin(args string) (adminCommand, bool) {
 		switch {
 		case s.args == nil && len(f) == 1:
 			return adminCommand{sub: s.sub}, true
+		case s.sub == "stats" && len(f) == 1:
+			return adminCommand{sub: s.sub, arg: "day"}, true
 		case s.args != nil && len(f) == 2:
 			a, ok := s.args(f[1])
 			return adminCommand{sub: s.sub, arg: a}, ok
@@ -181,6 +184,15 @@ func (e *Engine) runAdmin(ctx context.Context, t *Turn, c adminCommand) (string,
 			return "Status is not available in this Haven.", nil
 		}
 		return statusText(e.status.Status(ctx), e.now(), e.liveWindow), nil
+	case "stats":
+		if e.stats == nil {
+			return "Stats are not available in this Haven (no store for them).", nil
+		}
+		st, err := e.stats.Stats(ctx, e.now().Add(-statsPeriods[c.arg]))
+		if err != nil {
+			return "", err
+		}
+		return statsText(c.arg, st), nil
 	case "pause", "resume", "policy":
 		if e.channels == nil {
 			return "Channel settings are not available in this Haven (no store for them).", nil

@@ -20,7 +20,7 @@ func adminEngine(t *testing.T) (*Engine, *sqlite.Store, string) {
 	var st *sqlite.Store
 	e, store, path := newEngine(t, func(o *Options) {
 		st = o.Store.(*sqlite.Store)
-		o.Channels, o.Admins, o.DefaultCountry = st, []string{"test::root"}, "US"
+		o.Channels, o.Stats, o.Admins, o.DefaultCountry = st, st, []string{"test::root"}, "US"
 	})
 	return e, store, path
 }
@@ -96,7 +96,7 @@ func transcriptLines(t *testing.T, path string) int {
 }
 
 func TestAdminCommandsFromANonAdminAreRefusedAuditedAndChangeNothing(t *testing.T) {
-	for _, cmd := range []string{"/haven pause", "/haven status", "/haven resume", "/haven policy all", "/haven help", "/haven", "/haven launch rockets"} {
+	for _, cmd := range []string{"/haven pause", "/haven status", "/haven stats month", "/haven resume", "/haven policy all", "/haven help", "/haven", "/haven launch rockets"} {
 		t.Run(cmd, func(t *testing.T) {
 			e, store, path := adminEngine(t)
 			in := inGroup("test::bob", cmd)
@@ -290,5 +290,39 @@ func TestStatusReportsAnAdapterThatStoppedSendingHeartbeatsAsNotLive(t *testing.
 	bob := inGroup("test::bob", "/haven status")
 	if text := onlyPrivate(t, run(t, e, bob), bob); strings.Contains(text, "telegram") {
 		t.Errorf("a non-admin saw the status: %q", text)
+	}
+}
+
+func TestStatsAreDeidentifiedCountsOfThePeriod(t *testing.T) {
+	e, _, path := adminEngine(t)
+	alice := dm("hello, I have been so stressed about work")
+	run(t, e, alice)
+	bob := dm("I want to kill myself")
+	bob.Author.ID, bob.Author.Display, bob.Conversation.ID = "test::bob", "Bobby Tables", "test::dm-bob"
+	run(t, e, bob)
+	in := dm("/haven stats week")
+	in.Author.ID = "test::root"
+	out := run(t, e, in)
+	if len(out) != 1 {
+		t.Fatalf("stats answered %+v", out)
+	}
+	text := out[0].Text
+	for _, want := range []string{"last week", "2 turns with 2 people", "routes: crisis 1, therapeutic 1", "platforms: test 2", "crisis log: level 2 1", "exercises: 0 started, 0 finished", "output guard: 0"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("stats lack %q:\n%s", want, text)
+		}
+	}
+	for _, never := range []string{"alice", "bob", "Bobby", "kill", "stressed", "dm-"} {
+		if strings.Contains(text, never) {
+			t.Errorf("stats name %q:\n%s", never, text)
+		}
+	}
+	if rows := audits(t, path); len(rows) != 1 || rows[0].command != "stats week" {
+		t.Errorf("audit rows %+v, want one 'stats week'", rows)
+	}
+	in = dm("/haven stats")
+	in.Author.ID = "test::root"
+	if out := run(t, e, in); len(out) != 1 || !strings.Contains(out[0].Text, "last day") {
+		t.Errorf("stats without a period = %+v, want the last day", out)
 	}
 }

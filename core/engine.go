@@ -76,6 +76,9 @@ type Options struct {
 	// Channels, when set, keeps each conversation's settings: pause and
 	// policy. memory/sqlite's Store implements it.
 	Channels ChannelControls
+	// Stats, when set, answers /haven stats. memory/sqlite's Store
+	// implements it.
+	Stats StatsSource
 	// Status, when set, answers /haven status (cmd/haven implements it).
 	Status StatusSource
 	// LiveWindow is how long an adapter may go unheard before status calls
@@ -111,6 +114,7 @@ type Engine struct {
 	admins                         map[string]bool
 	channels                       ChannelControls
 	status                         StatusSource
+	stats                          StatsSource
 	liveWindow                     time.Duration
 }
 
@@ -143,6 +147,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.Channels != nil {
 		e.channels = opts.Channels
+	}
+	if opts.Stats != nil {
+		e.stats = opts.Stats
 	}
 	if opts.Status != nil {
 		e.status = opts.Status

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/therapy"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/safety"
 )
@@ -228,10 +230,27 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	if t.MemorySettings.Paused && !crisis {
 		rec.Entries = nil // incognito: the words are not kept
 	}
+	rec.Stat = turnStat(t, crisis, now)
 	e.queueMemory(t, &rec)
 	t.Diag.StoreWrites++
 	t.Checkpoint = cp
 	t.pending = &pendingTurn{rec: rec, e: e, t: t}
+}
+
+// turnStat is the turn's de-identified row for /haven stats.
+func turnStat(t *Turn, crisis bool, now time.Time) *memory.TurnStat {
+	st := &memory.TurnStat{Platform: t.In.Platform, Route: string(t.Branch), Level: -1, Exercise: t.ExerciseEvent,
+		Guarded: t.ReplySource == therapy.ReplyGuarded, At: now}
+	if crisis {
+		st.Route = string(RouteCrisis)
+	}
+	if t.Branch == BranchTherapeutic && !crisis {
+		st.Mode = string(t.Mode)
+	}
+	if t.Assessment != nil {
+		st.Level = int(t.Assessment.Level)
+	}
+	return st
 }
 
 // pendingTurn is a finalized turn's record waiting for its commit: by

@@ -75,6 +75,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	status := &statusSource{started: time.Now(), model: model, timeout: cfg.LLM.Timeout, dbPath: cfg.Database.Path, backups: store}
 	opts := core.Options{
 		Status:            status,
+		Stats:             store,
 		Store:             store,
 		Gate:              gate,
 		DefaultCountry:    cfg.Safety.DefaultCountry,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/havenbot/haven/channels"
@@ -48,6 +49,7 @@ var adminList = []adminSpec{
 	{"help", "help", "these commands", nil},
 	{"status", "status", "version and uptime, each platform's liveness, queues and outbox backlog, the model, the database and its last backup", nil},
 	{"stats", "stats [day|week|month]", "de-identified counts: turns, people, routes and modes, crisis levels, exercises, guard replacements", parseStatsPeriod},
+	{"crisis", "crisis [n]", "the last n crisis-log rows (10 by default): ids, levels, rules, never text; only in the operators' alert conversation or a DM", parseCrisisCount},
 	{"pause", "pause", "stop answering in this conversation (a message in crisis still gets the crisis reply)", nil},
 	{"resume", "resume", "answer in this conversation again", nil},
 	{"policy", "policy mentions|all|dm-only", "when I answer here: mentions and replies, every message, or only in DMs", func(s string) (string, bool) {
@@ -75,6 +77,8 @@ func parseAdmin(args string) (adminCommand, bool) {
 			return adminCommand{sub: s.sub}, true
 		case s.sub == "stats" && len(f) == 1:
 			return adminCommand{sub: s.sub, arg: "day"}, true
+		case s.sub == "crisis" && len(f) == 1:
+			return adminCommand{sub: s.sub, arg: strconv.Itoa(defaultCrisisRows)}, true
 		case s.args != nil && len(f) == 2:
 			a, ok := s.args(f[1])
 			return adminCommand{sub: s.sub, arg: a}, ok
@@ -160,6 +164,11 @@ func (e *Engine) admin(ctx context.Context, t *Turn) {
 		e.adminReply(t, "Only an admin of this Haven can run /haven commands here.")
 		return
 	}
+	if ok && c.sub == "crisis" && !e.privateForAdmins(t) {
+		e.audit(ctx, t, c.audit(), false, "not a private conversation")
+		e.adminReply(t, "The crisis log is shown only in the operators' alert conversation or a direct message with me.")
+		return
+	}
 	if !ok {
 		e.audit(ctx, t, "unknown", true, "unknown command")
 		e.adminReply(t, "I don't know that admin command.\n\n"+adminHelp(t.In.Platform))
@@ -193,6 +202,16 @@ func (e *Engine) runAdmin(ctx context.Context, t *Turn, c adminCommand) (string,
 			return "", err
 		}
 		return statsText(c.arg, st), nil
+	case "crisis":
+		if e.crisisRows == nil {
+			return "The crisis log is not available in this Haven (no store for it).", nil
+		}
+		n, _ := strconv.Atoi(c.arg)
+		rows, err := e.crisisRows.RecentCrisis(ctx, n)
+		if err != nil {
+			return "", err
+		}
+		return crisisText(rows), nil
 	case "pause", "resume", "policy":
 		if e.channels == nil {
 			return "Channel settings are not available in this Haven (no store for them).", nil

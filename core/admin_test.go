@@ -15,13 +15,13 @@ import (
 
 // adminEngine is an engine with channel settings in its SQLite store and
 // test::root as a configured admin.
-func adminEngine(t *testing.T) (*Engine, *sqlite.Store, string) {
+func adminEngine(t *testing.T, opts ...func(*Options)) (*Engine, *sqlite.Store, string) {
 	t.Helper()
 	var st *sqlite.Store
-	e, store, path := newEngine(t, func(o *Options) {
+	e, store, path := newEngine(t, append([]func(*Options){func(o *Options) {
 		st = o.Store.(*sqlite.Store)
-		o.Channels, o.Stats, o.Admins, o.DefaultCountry = st, st, []string{"test::root"}, "US"
-	})
+		o.Channels, o.Stats, o.CrisisLog, o.Admins, o.DefaultCountry = st, st, st, []string{"test::root"}, "US"
+	}}, opts...)...)
 	return e, store, path
 }
 
@@ -324,5 +324,42 @@ func TestStatsAreDeidentifiedCountsOfThePeriod(t *testing.T) {
 	in.Author.ID = "test::root"
 	if out := run(t, e, in); len(out) != 1 || !strings.Contains(out[0].Text, "last day") {
 		t.Errorf("stats without a period = %+v, want the last day", out)
+	}
+}
+
+func TestCrisisLogIsShownOnlyInAPrivateAdminConversationAndNeverWithText(t *testing.T) {
+	e, _, path := adminEngine(t, func(o *Options) { o.AlertConversation = "test::ops" })
+	bob := dm("I want to kill myself")
+	bob.Author.ID, bob.Conversation.ID = "test::bob", "test::dm-bob"
+	run(t, e, bob)
+
+	group := inGroup("test::root", "/haven crisis 5")
+	if text := onlyPrivate(t, run(t, e, group), group); strings.Contains(text, "level 2") || !strings.Contains(text, "only in") {
+		t.Fatalf("crisis log in a group = %q, want a refusal", text)
+	}
+	in := dm("/haven crisis")
+	in.Author.ID = "test::root"
+	out := run(t, e, in)
+	if len(out) != 1 || !strings.Contains(out[0].Text, "level 2, person ") || !strings.Contains(out[0].Text, "conversation test::dm-bob") {
+		t.Fatalf("crisis log in a DM with an admin = %+v, want the row", out)
+	}
+	ops := inGroup("test::root", "/haven crisis 1")
+	ops.Conversation = channels.Conversation{ID: "test::ops", Kind: channels.KindChannel}
+	if text := onlyPrivate(t, run(t, e, ops), ops); !strings.Contains(text, "last 1 crisis-log row") {
+		t.Fatalf("crisis log in the alert conversation = %q, want one row", text)
+	}
+	for _, o := range append(out, run(t, e, in)...) {
+		if strings.Contains(o.Text, "kill myself") {
+			t.Errorf("crisis log shows message text: %q", o.Text)
+		}
+	}
+	rows := audits(t, path)
+	if len(rows) != 4 || rows[0].allowed || rows[0].command != "crisis 5" || rows[0].detail != "not a private conversation" || !rows[1].allowed || rows[1].command != "crisis 10" {
+		t.Errorf("audit rows %+v, want the refusal, then the allowed reads", rows)
+	}
+	nonAdmin := dm("/haven crisis")
+	nonAdmin.Author.ID = "test::bob"
+	if out := run(t, e, nonAdmin); len(out) != 1 || strings.Contains(out[0].Text, "level 2") {
+		t.Errorf("a non-admin read the crisis log: %+v", out)
 	}
 }

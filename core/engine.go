@@ -79,6 +79,9 @@ type Options struct {
 	// Stats, when set, answers /haven stats. memory/sqlite's Store
 	// implements it.
 	Stats StatsSource
+	// CrisisLog, when set, answers /haven crisis. memory/sqlite's Store
+	// implements it.
+	CrisisLog CrisisLogReader
 	// Status, when set, answers /haven status (cmd/haven implements it).
 	Status StatusSource
 	// LiveWindow is how long an adapter may go unheard before status calls
@@ -115,6 +118,7 @@ type Engine struct {
 	channels                       ChannelControls
 	status                         StatusSource
 	stats                          StatsSource
+	crisisRows                     CrisisLogReader
 	liveWindow                     time.Duration
 }
 
@@ -147,6 +151,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.Channels != nil {
 		e.channels = opts.Channels
+	}
+	if opts.CrisisLog != nil {
+		e.crisisRows = opts.CrisisLog
 	}
 	if opts.Stats != nil {
 		e.stats = opts.Stats

@@ -28,9 +28,10 @@ type adminCommand struct {
 }
 
 // audit returns the command as the audit log records it: the command word
-// and its checked argument, never free text.
+// and its checked argument, never free text. forget-user keeps no id: the
+// person is to leave nothing behind.
 func (c adminCommand) audit() string {
-	if c.arg == "" {
+	if c.arg == "" || c.sub == "forget-user" {
 		return c.sub
 	}
 	return c.sub + " " + c.arg
@@ -50,6 +51,7 @@ var adminList = []adminSpec{
 	{"status", "status", "version and uptime, each platform's liveness, queues and outbox backlog, the model, the database and its last backup", nil},
 	{"stats", "stats [day|week|month]", "de-identified counts: turns, people, routes and modes, crisis levels, exercises, guard replacements", parseStatsPeriod},
 	{"crisis", "crisis [n]", "the last n crisis-log rows (10 by default): ids, levels, rules, never text; only in the operators' alert conversation or a DM", parseCrisisCount},
+	{"forget-user", "forget-user <id>", "erase everything Haven holds about a person (their platform id, e.g. telegram::42, or the person id from the crisis log) after you confirm; they are not told who asked", parseUserID},
 	{"pause", "pause", "stop answering in this conversation (a message in crisis still gets the crisis reply)", nil},
 	{"resume", "resume", "answer in this conversation again", nil},
 	{"policy", "policy mentions|all|dm-only", "when I answer here: mentions and replies, every message, or only in DMs", func(s string) (string, bool) {
@@ -61,7 +63,12 @@ var adminList = []adminSpec{
 // parseAdmin reads the words after "/haven": ok is false unless they are
 // one admin command with a valid argument.
 func parseAdmin(args string) (adminCommand, bool) {
-	f := strings.Fields(strings.ToLower(args))
+	// The command word is case-blind; an argument keeps its case (a Slack
+	// user id is upper case).
+	f := strings.Fields(args)
+	if len(f) > 0 {
+		f[0] = strings.ToLower(f[0])
+	}
 	if len(f) == 0 {
 		return adminCommand{sub: "help"}, true
 	}
@@ -212,6 +219,8 @@ func (e *Engine) runAdmin(ctx context.Context, t *Turn, c adminCommand) (string,
 			return "", err
 		}
 		return crisisText(rows), nil
+	case "forget-user":
+		return e.askForgetUser(ctx, t, c.arg)
 	case "pause", "resume", "policy":
 		if e.channels == nil {
 			return "Channel settings are not available in this Haven (no store for them).", nil

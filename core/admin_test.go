@@ -96,7 +96,7 @@ func transcriptLines(t *testing.T, path string) int {
 }
 
 func TestAdminCommandsFromANonAdminAreRefusedAuditedAndChangeNothing(t *testing.T) {
-	for _, cmd := range []string{"/haven pause", "/haven status", "/haven stats month", "/haven resume", "/haven policy all", "/haven help", "/haven", "/haven launch rockets"} {
+	for _, cmd := range []string{"/haven pause", "/haven status", "/haven stats month", "/haven crisis", "/haven forget-user test::root", "/haven resume", "/haven policy all", "/haven help", "/haven", "/haven launch rockets"} {
 		t.Run(cmd, func(t *testing.T) {
 			e, store, path := adminEngine(t)
 			in := inGroup("test::bob", cmd)
@@ -361,5 +361,70 @@ func TestCrisisLogIsShownOnlyInAPrivateAdminConversationAndNeverWithText(t *test
 	nonAdmin.Author.ID = "test::bob"
 	if out := run(t, e, nonAdmin); len(out) != 1 || strings.Contains(out[0].Text, "level 2") {
 		t.Errorf("a non-admin read the crisis log: %+v", out)
+	}
+}
+
+func TestForgetUserAsksTheAdminAndLeavesOnlyTheDeidentifiedCrisisRow(t *testing.T) {
+	e, store, path := adminEngine(t, func(o *Options) {
+		st := o.Store.(*sqlite.Store)
+		o.Memories, o.People = st, st
+	})
+	ctx := context.Background()
+	cy := func(text string) channels.Inbound {
+		in := dm(text)
+		in.Author, in.Conversation.ID = channels.Author{ID: "test::cy", Display: "Cyrus"}, "test::dm-cy"
+		return in
+	}
+	run(t, e, cy("my partner Robin lives with me"))
+	run(t, e, cy("I want to kill myself"))
+
+	refused := inGroup("test::bob", "/haven forget-user test::cy")
+	onlyPrivate(t, run(t, e, refused), refused)
+	if _, err := store.FindPerson(ctx, "test::cy"); err != nil {
+		t.Fatalf("a non-admin's forget-user had an effect: %v", err)
+	}
+
+	ask := inGroup("test::root", "/haven forget-user test::cy")
+	if text := onlyPrivate(t, run(t, e, ask), ask); !strings.Contains(text, "Reply yes") {
+		t.Fatalf("forget-user should ask first: %q", text)
+	}
+	if text := onlyPrivate(t, run(t, e, inGroup("test::root", "no")), ask); !strings.Contains(text, "nothing was deleted") {
+		t.Fatalf("no answered %q", text)
+	}
+	if _, err := store.FindPerson(ctx, "test::cy"); err != nil {
+		t.Fatalf("no deleted the person: %v", err)
+	}
+	onlyPrivate(t, run(t, e, ask), ask)
+	// Someone else's yes answers nothing of the admin's.
+	if out := run(t, e, inGroup("test::bob", "yes")); len(out) > 0 && strings.Contains(out[0].Text, "deleted") {
+		t.Fatalf("another person's yes confirmed: %+v", out)
+	}
+	yes := inGroup("test::root", "yes")
+	if text := onlyPrivate(t, run(t, e, yes), yes); !strings.Contains(text, "deleted everything") {
+		t.Fatalf("yes answered %q", text)
+	}
+	if _, err := store.FindPerson(ctx, "test::cy"); err == nil {
+		t.Fatal("the person is still there")
+	}
+	tables := dump(t, path)
+	for tb, rows := range tables {
+		for _, row := range rows {
+			for _, needle := range []string{"test::cy", "Cyrus", "Robin", "kill myself", "dm-cy"} {
+				if strings.Contains(row, needle) {
+					t.Errorf("table %s still holds %q: %s", tb, needle, row)
+				}
+			}
+		}
+	}
+	if n := len(tables["crisis_log"]); n != 1 {
+		t.Errorf("crisis log has %d rows, want the 1 de-identified row", n)
+	}
+	var outcomes []string
+	for _, r := range audits(t, path) {
+		outcomes = append(outcomes, r.command+"/"+r.detail)
+	}
+	want := "forget-user/not an admin,forget-user/ok,forget-user/cancelled,forget-user/ok,forget-user/forgotten"
+	if got := strings.Join(outcomes, ","); got != want {
+		t.Errorf("audit = %s\nwant    %s", got, want)
 	}
 }

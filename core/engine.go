@@ -82,6 +82,9 @@ type Options struct {
 	// CrisisLog, when set, answers /haven crisis. memory/sqlite's Store
 	// implements it.
 	CrisisLog CrisisLogReader
+	// People, when set, finds the person /haven forget-user names.
+	// memory/sqlite's Store implements it.
+	People PeopleFinder
 	// Status, when set, answers /haven status (cmd/haven implements it).
 	Status StatusSource
 	// LiveWindow is how long an adapter may go unheard before status calls
@@ -118,6 +121,7 @@ type Engine struct {
 	channels                       ChannelControls
 	status                         StatusSource
 	stats                          StatsSource
+	people                         PeopleFinder
 	crisisRows                     CrisisLogReader
 	liveWindow                     time.Duration
 }
@@ -154,6 +158,9 @@ func New(opts Options) (*Engine, error) {
 	}
 	if opts.CrisisLog != nil {
 		e.crisisRows = opts.CrisisLog
+	}
+	if opts.People != nil {
+		e.people = opts.People
 	}
 	if opts.Stats != nil {
 		e.stats = opts.Stats

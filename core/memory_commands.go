@@ -341,6 +341,10 @@ func (e *Engine) approval(ctx context.Context, t *Turn) {
 	t.approvalDone = true
 	ap := t.Checkpoint.PendingApproval
 	t.Checkpoint.PendingApproval = nil
+	if ap != nil && ap.Action == actionForgetUser {
+		e.confirmForgetUser(ctx, t, ap)
+		return
+	}
 	if ap != nil && ap.Action == actionForgetAll && t.ApprovalAnswer == "yes" && e.mem != nil {
 		t.Diag.StoreWrites++
 		if err := e.mem.ForgetAll(ctx, t.Person.ID); err != nil {

@@ -21,6 +21,7 @@ type StatsSource interface {
 var statsPeriods = map[string]time.Duration{"day": 24 * time.Hour, "week": 7 * 24 * time.Hour, "month": 30 * 24 * time.Hour}
 
 func parseStatsPeriod(s string) (string, bool) {
+	s = strings.ToLower(s)
 	_, ok := statsPeriods[s]
 	return s, ok
 }

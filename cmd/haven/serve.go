@@ -76,6 +76,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	opts := core.Options{
 		Status:            status,
 		Stats:             store,
+		People:            store,
 		CrisisLog:         store,
 		Store:             store,
 		Gate:              gate,

@@ -52,6 +52,7 @@ var adminList = []adminSpec{
 	{"stats", "stats [day|week|month]", "de-identified counts: turns, people, routes and modes, crisis levels, exercises, guard replacements", parseStatsPeriod},
 	{"crisis", "crisis [n]", "the last n crisis-log rows (10 by default): ids, levels, rules, never text; only in the operators' alert conversation or a DM", parseCrisisCount},
 	{"forget-user", "forget-user <id>", "erase everything Haven holds about a person (their platform id, e.g. telegram::42, or the person id from the crisis log) after you confirm; they are not told who asked", parseUserID},
+	{"reload", "reload", "re-read the configuration file: admins and the default country change at once; what needs a restart is named", nil},
 	{"pause", "pause", "stop answering in this conversation (a message in crisis still gets the crisis reply)", nil},
 	{"resume", "resume", "answer in this conversation again", nil},
 	{"policy", "policy mentions|all|dm-only", "when I answer here: mentions and replies, every message, or only in DMs", func(s string) (string, bool) {
@@ -127,7 +128,7 @@ func plainAdminCommand(text string) *Command {
 // never is.
 func (e *Engine) isAdmin(t *Turn) bool {
 	a := t.In.Author
-	return !a.IsBot && (a.PlatformAdmin || e.admins[a.ID])
+	return !a.IsBot && (a.PlatformAdmin || (*e.admins.Load())[a.ID])
 }
 
 // loadChannel reads the conversation's settings at the gateway. A failure
@@ -219,6 +220,15 @@ func (e *Engine) runAdmin(ctx context.Context, t *Turn, c adminCommand) (string,
 			return "", err
 		}
 		return crisisText(rows), nil
+	case "reload":
+		if e.reloader == nil {
+			return "Reloading the configuration is not available in this Haven.", nil
+		}
+		r, err := e.reloader.Reload(ctx)
+		if err != nil {
+			return "", fmt.Errorf("%w (nothing changed)", err)
+		}
+		return reloadText(r), nil
 	case "forget-user":
 		return e.askForgetUser(ctx, t, c.arg)
 	case "pause", "resume", "policy":

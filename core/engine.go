@@ -82,6 +82,8 @@ type Options struct {
 	// CrisisLog, when set, answers /haven crisis. memory/sqlite's Store
 	// implements it.
 	CrisisLog CrisisLogReader
+	// Reloader, when set, answers /haven reload (cmd/haven implements it).
+	Reloader Reloader
 	// People, when set, finds the person /haven forget-user names.
 	// memory/sqlite's Store implements it.
 	People PeopleFinder
@@ -99,9 +101,11 @@ type Options struct {
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
 // turns of one conversation do not run at once.
 type Engine struct {
-	store           memory.Store
-	gate            CrisisGate
-	defaultCountry  string
+	store memory.Store
+	gate  CrisisGate
+	// defaultCountry holds the upper-case ISO code (a string), replaced by
+	// SetDefaultCountry.
+	defaultCountry  atomic.Value
 	alert           *channels.Conversation
 	now             func() time.Time
 	log             *slog.Logger
@@ -117,11 +121,12 @@ type Engine struct {
 	retriever                      *memory.Retriever
 	memNotify                      func()
 	observe                        func(TurnReport)
-	admins                         map[string]bool
+	admins                         atomic.Pointer[map[string]bool]
 	channels                       ChannelControls
 	status                         StatusSource
 	stats                          StatsSource
 	people                         PeopleFinder
+	reloader                       Reloader
 	crisisRows                     CrisisLogReader
 	liveWindow                     time.Duration
 }
@@ -137,7 +142,6 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{
 		store:           opts.Store,
 		gate:            opts.Gate,
-		defaultCountry:  strings.ToUpper(opts.DefaultCountry),
 		now:             opts.Clock,
 		log:             opts.Logger,
 		maxSteps:        opts.MaxSteps,
@@ -149,15 +153,16 @@ func New(opts Options) (*Engine, error) {
 		llm:             opts.LLM,
 		dispatchTimeout: opts.LLMDeadline,
 	}
-	e.admins = map[string]bool{}
-	for _, id := range opts.Admins {
-		e.admins[id] = true
-	}
+	e.SetAdmins(opts.Admins)
+	e.SetDefaultCountry(opts.DefaultCountry)
 	if opts.Channels != nil {
 		e.channels = opts.Channels
 	}
 	if opts.CrisisLog != nil {
 		e.crisisRows = opts.CrisisLog
+	}
+	if opts.Reloader != nil {
+		e.reloader = opts.Reloader
 	}
 	if opts.People != nil {
 		e.people = opts.People
@@ -200,6 +205,22 @@ func New(opts Options) (*Engine, error) {
 		LLM: opts.LLM, ReplyTimeout: opts.LLMDeadline, Logger: e.log,
 	})
 	return e, nil
+}
+
+// SetAdmins replaces the configured admins (Options.Admins), for the turns
+// that start from now on: /haven reload applies a changed list this way.
+func (e *Engine) SetAdmins(ids []string) {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	e.admins.Store(&m)
+}
+
+// SetDefaultCountry replaces Options.DefaultCountry for the turns that
+// start from now on.
+func (e *Engine) SetDefaultCountry(code string) {
+	e.defaultCountry.Store(strings.ToUpper(code))
 }
 
 // ErrStepLimit is returned when a turn visits more nodes than the step

@@ -185,7 +185,7 @@ func (e *Engine) country(t *Turn) string {
 	if c, ok := safety.DetectCountry("", t.Locale); ok {
 		return c
 	}
-	return e.defaultCountry
+	return e.defaultCountry.Load().(string)
 }
 
 // loadMemory fills the turn's working memory. In this version that is how to

@@ -72,9 +72,19 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	if err != nil {
 		return err
 	}
+	reloader := &configReloader{current: cfg, load: func() (configs.Config, []string, error) {
+		fresh := platforms()
+		names := make([]string, len(fresh))
+		for i, p := range fresh {
+			names[i] = p.name
+		}
+		c, err := loadConfigWith(flags, env, fresh)
+		return c, names, err
+	}}
 	status := &statusSource{started: time.Now(), model: model, timeout: cfg.LLM.Timeout, dbPath: cfg.Database.Path, backups: store}
 	opts := core.Options{
 		Status:            status,
+		Reloader:          reloader,
 		Stats:             store,
 		People:            store,
 		CrisisLog:         store,
@@ -98,6 +108,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	if err != nil {
 		return err
 	}
+	reloader.apply = engine // before any turn can ask for a reload
 	// The memory worker runs beside the hub and stops after it: at shutdown
 	// it first finishes the jobs already queued (bounded by the drain
 	// timeout); whatever it cannot finish stays queued for the next start.

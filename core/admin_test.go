@@ -399,7 +399,7 @@ func TestForgetUserAsksTheAdminAndLeavesOnlyTheDeidentifiedCrisisRow(t *testing.
 	if out := run(t, e, inGroup("test::bob", "yes")); len(out) > 0 && strings.Contains(out[0].Text, "deleted") {
 		t.Fatalf("another person's yes confirmed: %+v", out)
 	}
-	yes := inGroup("test::root", "yes")
+	yes := inGroup("test::root", "/haven yes")
 	if text := onlyPrivate(t, run(t, e, yes), yes); !strings.Contains(text, "deleted everything") {
 		t.Fatalf("yes answered %q", text)
 	}

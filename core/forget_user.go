@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"strings"
 
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/memory"
@@ -29,6 +30,16 @@ var personIDPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
 func parseUserID(s string) (string, bool) {
 	if _, _, _, ok := channels.SplitID(s); ok || personIDPattern.MatchString(s) {
 		return s, true
+	}
+	return "", false
+}
+
+// cutAdminPrefix returns text after a leading "/haven " (any case).
+func cutAdminPrefix(text string) (string, bool) {
+	s := strings.TrimSpace(text)
+	const prefix = "/" + adminCommandName + " "
+	if len(s) > len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
 	}
 	return "", false
 }
@@ -60,7 +71,7 @@ func (e *Engine) askForgetUser(ctx context.Context, t *Turn, id string) (string,
 	t.Checkpoint = cp
 	return fmt.Sprintf("Forget %s? I'll delete everything I hold about them: what I remember, their conversations, their settings. "+
 		"The crisis log keeps its rows with every id removed. They are not told who asked. It can't be undone. "+
-		"Reply yes to go ahead or no to keep it.", id), nil
+		"Reply yes (or /haven yes) to go ahead, or no to keep it.", id), nil
 }
 
 // confirmForgetUser carries out or cancels an admin's forget-user, and

@@ -179,7 +179,7 @@ func (e *Engine) admin(ctx context.Context, t *Turn) {
 	}
 	if !ok {
 		e.audit(ctx, t, "unknown", true, "unknown command")
-		e.adminReply(t, "I don't know that admin command.\n\n"+adminHelp(t.In.Platform))
+		e.adminReply(t, "I don't know that admin command.\n\n"+adminHelp())
 		return
 	}
 	text, err := e.runAdmin(ctx, t, c)
@@ -254,7 +254,7 @@ func (e *Engine) runAdmin(ctx context.Context, t *Turn, c adminCommand) (string,
 		t.Channel = st
 		return text, nil
 	}
-	return adminHelp(t.In.Platform), nil
+	return adminHelp(), nil
 }
 
 func policyText(p channels.Policy) string {
@@ -267,11 +267,10 @@ func policyText(p channels.Policy) string {
 	return "Policy set to mentions: I'll answer messages that mention me or reply to me."
 }
 
-// adminHelp lists the admin commands in the platform's own command style.
-func adminHelp(platform string) string {
-	// Every platform takes "/haven" (a slash command on Slack and
-	// Discord, a bot command on Telegram, typed in the terminal).
-	_ = platform
+// adminHelp lists the admin commands. Every platform takes them as
+// "/haven ..." (a slash command on Slack and Discord, a bot command on
+// Telegram, typed in the terminal).
+func adminHelp() string {
 	const prefix = "/haven "
 	var b strings.Builder
 	b.WriteString("Admin commands (answered only to you):\n")
@@ -286,7 +285,7 @@ func adminHelp(platform string) string {
 // logged.
 func (e *Engine) audit(ctx context.Context, t *Turn, command string, allowed bool, detail string) {
 	t.Diag.StoreWrites++
-	ev := memory.AdminEvent{ActorID: t.In.Author.ID, ConversationID: t.In.Conversation.ID, Command: command,
+	ev := memory.AdminEvent{ActorID: t.In.Author.ID, Platform: t.In.Platform, ConversationID: t.In.Conversation.ID, Command: command,
 		Allowed: allowed, Detail: detail, At: e.now()}
 	if ev.ActorID == "" {
 		ev.ActorID = "unknown"
@@ -294,8 +293,9 @@ func (e *Engine) audit(ctx context.Context, t *Turn, command string, allowed boo
 	if err := e.store.AuditAdmin(ctx, ev); err != nil {
 		e.logger(t).Error("admin audit write failed", slog.String("command", command), slog.Bool("allowed", allowed), slog.Any("err", err))
 	}
-	e.logger(t).Info("admin command", slog.String("actor", ev.ActorID), slog.String("conversation", ev.ConversationID),
-		slog.String("command", command), slog.Bool("allowed", allowed), slog.String("outcome", detail))
+	// Who and where are in the audit row; the log line says what happened.
+	e.logger(t).Info("admin command", slog.String("platform", t.In.Platform), slog.String("command", command),
+		slog.Bool("allowed", allowed), slog.String("outcome", detail))
 }
 
 // adminReply answers an admin command privately: in a shared conversation

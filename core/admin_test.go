@@ -54,8 +54,8 @@ func onlyPrivate(t *testing.T, out []channels.Outbound, in channels.Inbound) str
 }
 
 type auditRow struct {
-	actor, conv, command, detail string
-	allowed                      bool
+	actor, platform, conv, command, detail string
+	allowed                                bool
 }
 
 func audits(t *testing.T, path string) []auditRow {
@@ -65,7 +65,7 @@ func audits(t *testing.T, path string) []auditRow {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT actor_id, conversation_id, command, allowed, detail FROM admin_audit ORDER BY id`)
+	rows, err := db.Query(`SELECT actor_id, platform, conversation_id, command, allowed, detail FROM admin_audit ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func audits(t *testing.T, path string) []auditRow {
 	var out []auditRow
 	for rows.Next() {
 		var r auditRow
-		if err := rows.Scan(&r.actor, &r.conv, &r.command, &r.allowed, &r.detail); err != nil {
+		if err := rows.Scan(&r.actor, &r.platform, &r.conv, &r.command, &r.allowed, &r.detail); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, r)
@@ -109,7 +109,7 @@ func TestAdminCommandsFromANonAdminAreRefusedAuditedAndChangeNothing(t *testing.
 				t.Errorf("settings after a refused command = %+v, %v; want none", st, err)
 			}
 			rows := audits(t, path)
-			if len(rows) != 1 || rows[0].allowed || rows[0].actor != "test::bob" || rows[0].conv != in.Conversation.ID || rows[0].detail != "not an admin" {
+			if len(rows) != 1 || rows[0].allowed || rows[0].actor != "test::bob" || rows[0].platform != "test" || rows[0].conv != in.Conversation.ID || rows[0].detail != "not an admin" {
 				t.Fatalf("audit rows %+v, want one refusal of test::bob", rows)
 			}
 			if strings.Contains(rows[0].command, "rockets") {

@@ -181,7 +181,9 @@ type CrisisEvent struct {
 // AdminEvent is one row of the admin audit log.
 type AdminEvent struct {
 	// ActorID is the namespaced platform id of the admin who acted.
-	ActorID        string
+	ActorID string
+	// Platform is the platform the command came from.
+	Platform       string
 	ConversationID string
 	Command        string
 	// Allowed is false when the command was denied.

@@ -69,6 +69,11 @@ type HubOptions struct {
 	// Logger receives the Hub's logs (default slog.Default()). The Hub
 	// never logs message text.
 	Logger *slog.Logger
+	// Policies, when set, gives each conversation's policy: a message in a
+	// shared conversation whose policy is PolicyAll is admitted though it
+	// does not address Haven. nil (or a failed read) keeps the default,
+	// PolicyMentions.
+	Policies ChannelPolicies
 }
 
 func (o HubOptions) withDefaults() HubOptions {
@@ -249,8 +254,26 @@ func Admit(in Inbound) (ok bool, reason string) {
 	case in.MentionsBot:
 		return true, ""
 	default:
-		return false, "not addressed to the bot in a shared conversation"
+		return false, reasonNotAddressed
 	}
+}
+
+// reasonNotAddressed is Admit's reason for a message in a shared
+// conversation that does not address Haven.
+const reasonNotAddressed = "not addressed to the bot in a shared conversation"
+
+// admitAll reports whether a message Admit dropped for not addressing
+// Haven is admitted all the same: its conversation's policy is PolicyAll.
+func (h *Hub) admitAll(ctx context.Context, in Inbound, reason string) bool {
+	if reason != reasonNotAddressed || h.opts.Policies == nil {
+		return false
+	}
+	st, err := h.opts.Policies.ChannelSettings(ctx, in.Conversation.ID)
+	if err != nil {
+		h.log.Warn("channel policy unavailable; answering mentions only", slog.String("conversation", in.Conversation.ID), slog.Any("err", err))
+		return false
+	}
+	return st.Policy == PolicyAll
 }
 
 // Accept implements Sink. It checks the channel policy, records the delivery
@@ -260,7 +283,7 @@ func Admit(in Inbound) (ok bool, reason string) {
 // error naming the problem for malformed ones, and ErrHubClosed once the
 // Hub is draining.
 func (h *Hub) Accept(ctx context.Context, in Inbound) error {
-	if ok, reason := Admit(in); !ok {
+	if ok, reason := Admit(in); !ok && !h.admitAll(ctx, in, reason) {
 		h.stats.ignored.Add(1)
 		h.log.Debug("inbound ignored by policy", slog.String("platform", in.Platform), slog.String("conversation", in.Conversation.ID), slog.String("reason", reason))
 		return nil

@@ -645,3 +645,32 @@ func BenchmarkHub(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 }
+
+// policies is a fixed ChannelPolicies (the SQLite store in production).
+type policies map[string]channels.ChannelSettings
+
+func (p policies) ChannelSettings(_ context.Context, id string) (channels.ChannelSettings, error) {
+	if st, ok := p[id]; ok {
+		return st, nil
+	}
+	return channels.ChannelSettings{}, nil
+}
+
+func TestHubAdmitsEveryMessageOfAConversationWhosePolicyIsAll(t *testing.T) {
+	all := inbound("test", "all", channels.KindGroup, 1)
+	other := inbound("test", "other", channels.KindGroup, 1)
+	bot := inbound("test", "all", channels.KindGroup, 2)
+	bot.Author.IsBot = true
+	a := channelstest.NewAdapter("test", 100)
+	a.Push(all, other, bot)
+	opts := fastOpts()
+	opts.Policies = policies{all.Conversation.ID: {Policy: channels.PolicyAll}, other.Conversation.ID: {Policy: channels.PolicyDMOnly}}
+	hub := runHub(t, echo, channelstest.NewMemInbox(), channelstest.NewMemOutbox(), opts, a)
+	sent := a.Sent()
+	if len(sent) != 1 || sent[0].Conversation.ID != all.Conversation.ID {
+		t.Fatalf("sent %+v, want one answer in the conversation whose policy is all", sent)
+	}
+	if st := hub.Stats(); st.Accepted != 1 || st.Ignored != 2 {
+		t.Fatalf("stats %+v: want 1 accepted and 2 ignored (the other policy, a bot)", st)
+	}
+}

@@ -72,6 +72,10 @@ func parseCommand(text string) *Command {
 // command answers a parsed command.
 func (e *Engine) command(ctx context.Context, t *Turn) {
 	t.commandDone = true
+	if t.Command.Name == adminCommandName {
+		e.admin(ctx, t)
+		return
+	}
 	if e.memoryCommand(ctx, t) {
 		return
 	}

@@ -68,6 +68,30 @@ type Options struct {
 	// MemoryNotify, when set, is called after a memory job was queued (the
 	// memory jobs runner's Notify).
 	MemoryNotify func()
+	// Admins are the namespaced platform user ids ("slack:T1:U2") allowed
+	// to run admin commands, with anyone whose Author.PlatformAdmin is set
+	// (the adapter's reading of the platform's own role, false when it
+	// cannot be read). The console adapter marks its person an admin.
+	Admins []string
+	// Channels, when set, keeps each conversation's settings: pause and
+	// policy. memory/sqlite's Store implements it.
+	Channels ChannelControls
+	// Stats, when set, answers /haven stats. memory/sqlite's Store
+	// implements it.
+	Stats StatsSource
+	// CrisisLog, when set, answers /haven crisis. memory/sqlite's Store
+	// implements it.
+	CrisisLog CrisisLogReader
+	// Reloader, when set, answers /haven reload (cmd/haven implements it).
+	Reloader Reloader
+	// People, when set, finds the person /haven forget-user names.
+	// memory/sqlite's Store implements it.
+	People PeopleFinder
+	// Status, when set, answers /haven status (cmd/haven implements it).
+	Status StatusSource
+	// LiveWindow is how long an adapter may go unheard before status calls
+	// it not live; zero means DefaultLiveWindow.
+	LiveWindow time.Duration
 	// Observe, when set, is called with each turn's report as the turn
 	// ends, on the turn's goroutine (metrics count it); it must be quick
 	// and safe for concurrent use.
@@ -77,9 +101,11 @@ type Options struct {
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
 // turns of one conversation do not run at once.
 type Engine struct {
-	store           memory.Store
-	gate            CrisisGate
-	defaultCountry  string
+	store memory.Store
+	gate  CrisisGate
+	// defaultCountry holds the upper-case ISO code (a string), replaced by
+	// SetDefaultCountry.
+	defaultCountry  atomic.Value
 	alert           *channels.Conversation
 	now             func() time.Time
 	log             *slog.Logger
@@ -95,6 +121,14 @@ type Engine struct {
 	retriever                      *memory.Retriever
 	memNotify                      func()
 	observe                        func(TurnReport)
+	admins                         atomic.Pointer[map[string]bool]
+	channels                       ChannelControls
+	status                         StatusSource
+	stats                          StatsSource
+	people                         PeopleFinder
+	reloader                       Reloader
+	crisisRows                     CrisisLogReader
+	liveWindow                     time.Duration
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -108,7 +142,6 @@ func New(opts Options) (*Engine, error) {
 	e := &Engine{
 		store:           opts.Store,
 		gate:            opts.Gate,
-		defaultCountry:  strings.ToUpper(opts.DefaultCountry),
 		now:             opts.Clock,
 		log:             opts.Logger,
 		maxSteps:        opts.MaxSteps,
@@ -119,6 +152,30 @@ func New(opts Options) (*Engine, error) {
 		observe:         opts.Observe,
 		llm:             opts.LLM,
 		dispatchTimeout: opts.LLMDeadline,
+	}
+	e.SetAdmins(opts.Admins)
+	e.SetDefaultCountry(opts.DefaultCountry)
+	if opts.Channels != nil {
+		e.channels = opts.Channels
+	}
+	if opts.CrisisLog != nil {
+		e.crisisRows = opts.CrisisLog
+	}
+	if opts.Reloader != nil {
+		e.reloader = opts.Reloader
+	}
+	if opts.People != nil {
+		e.people = opts.People
+	}
+	if opts.Stats != nil {
+		e.stats = opts.Stats
+	}
+	if opts.Status != nil {
+		e.status = opts.Status
+	}
+	e.liveWindow = opts.LiveWindow
+	if e.liveWindow <= 0 {
+		e.liveWindow = DefaultLiveWindow
 	}
 	if e.dispatchTimeout <= 0 {
 		e.dispatchTimeout = DefaultDispatchTimeout
@@ -148,6 +205,22 @@ func New(opts Options) (*Engine, error) {
 		LLM: opts.LLM, ReplyTimeout: opts.LLMDeadline, Logger: e.log,
 	})
 	return e, nil
+}
+
+// SetAdmins replaces the configured admins (Options.Admins), for the turns
+// that start from now on: /haven reload applies a changed list this way.
+func (e *Engine) SetAdmins(ids []string) {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	e.admins.Store(&m)
+}
+
+// SetDefaultCountry replaces Options.DefaultCountry for the turns that
+// start from now on.
+func (e *Engine) SetDefaultCountry(code string) {
+	e.defaultCountry.Store(strings.ToUpper(code))
 }
 
 // ErrStepLimit is returned when a turn visits more nodes than the step
@@ -234,6 +307,10 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 		e.gateway(ctx, t)
 	case NodeCommand:
 		e.command(ctx, t)
+	case NodeAdmin:
+		e.admin(ctx, t)
+	case NodeRedirect:
+		e.redirect(t)
 	case NodeApproval:
 		e.approval(ctx, t)
 	case NodeCrisisGate:

@@ -331,7 +331,15 @@ func (e *Engine) checkApproval(t *Turn) {
 		t.Checkpoint.PendingApproval = nil
 		return
 	}
-	if t.ApprovalAnswer = approvalAnswer(t.In.Text); t.ApprovalAnswer == "" {
+	text := t.In.Text
+	if ap.Action == actionForgetUser {
+		// An admin confirms with the command they asked with, where a
+		// plain "yes" would be public or not reach Haven (a slash command).
+		if rest, ok := cutAdminPrefix(text); ok {
+			text = rest
+		}
+	}
+	if t.ApprovalAnswer = approvalAnswer(text); t.ApprovalAnswer == "" {
 		t.Checkpoint.PendingApproval = nil
 	}
 }
@@ -341,6 +349,10 @@ func (e *Engine) approval(ctx context.Context, t *Turn) {
 	t.approvalDone = true
 	ap := t.Checkpoint.PendingApproval
 	t.Checkpoint.PendingApproval = nil
+	if ap != nil && ap.Action == actionForgetUser {
+		e.confirmForgetUser(ctx, t, ap)
+		return
+	}
 	if ap != nil && ap.Action == actionForgetAll && t.ApprovalAnswer == "yes" && e.mem != nil {
 		t.Diag.StoreWrites++
 		if err := e.mem.ForgetAll(ctx, t.Person.ID); err != nil {

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/therapy"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/safety"
 )
@@ -28,6 +30,10 @@ func (e *Engine) gateway(ctx context.Context, t *Turn) {
 	}
 	t.Session, t.Checkpoint = s, s.Checkpoint
 	e.loadTherapy(t)
+	e.loadChannel(ctx, t)
+	if t.Command == nil && e.isAdmin(t) && (t.In.MentionsBot || !t.In.Conversation.Kind.Public()) {
+		t.Command = plainAdminCommand(t.In.Text)
+	}
 	if t.Command == nil {
 		t.Command = plainMemoryCommand(t.In.Text)
 	}
@@ -116,7 +122,7 @@ func (e *Engine) crisisReply(t *Turn) {
 			Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutCrisis,
 			Private: true, Recipient: t.In.Author.ID, Text: r.Text,
 		})
-		if r.PublicNote != "" {
+		if r.PublicNote != "" && !t.Channel.Paused {
 			t.Out = append(t.Out, t.reply(channels.OutCrisis, r.PublicNote))
 		}
 	} else {
@@ -179,7 +185,7 @@ func (e *Engine) country(t *Turn) string {
 	if c, ok := safety.DetectCountry("", t.Locale); ok {
 		return c
 	}
-	return e.defaultCountry
+	return e.defaultCountry.Load().(string)
 }
 
 // loadMemory fills the turn's working memory. In this version that is how to
@@ -224,10 +230,27 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	if t.MemorySettings.Paused && !crisis {
 		rec.Entries = nil // incognito: the words are not kept
 	}
+	rec.Stat = turnStat(t, crisis, now)
 	e.queueMemory(t, &rec)
 	t.Diag.StoreWrites++
 	t.Checkpoint = cp
 	t.pending = &pendingTurn{rec: rec, e: e, t: t}
+}
+
+// turnStat is the turn's de-identified row for /haven stats.
+func turnStat(t *Turn, crisis bool, now time.Time) *memory.TurnStat {
+	st := &memory.TurnStat{Platform: t.In.Platform, Route: string(t.Branch), Level: -1, Exercise: t.ExerciseEvent,
+		Guarded: t.ReplySource == therapy.ReplyGuarded, At: now}
+	if crisis {
+		st.Route = string(RouteCrisis)
+	}
+	if t.Branch == BranchTherapeutic && !crisis {
+		st.Mode = string(t.Mode)
+	}
+	if t.Assessment != nil {
+		st.Level = int(t.Assessment.Level)
+	}
+	return st
 }
 
 // pendingTurn is a finalized turn's record waiting for its commit: by

@@ -8,6 +8,8 @@ const (
 	NodeGateway     Node = "gateway"
 	NodeApproval    Node = "approval"
 	NodeCommand     Node = "command"
+	NodeAdmin       Node = "admin"
+	NodeRedirect    Node = "redirect"
 	NodeCrisisGate  Node = "crisis_gate"
 	NodeCrisisLog   Node = "crisis_log"
 	NodeCrisisReply Node = "crisis_reply"
@@ -22,16 +24,19 @@ const (
 
 // allNodes lists every node and NodeEnd; the router's table test proves each
 // is reachable.
-var allNodes = []Node{NodeGateway, NodeApproval, NodeCommand, NodeCrisisGate, NodeCrisisLog, NodeCrisisReply,
+var allNodes = []Node{NodeGateway, NodeApproval, NodeCommand, NodeAdmin, NodeRedirect, NodeCrisisGate, NodeCrisisLog, NodeCrisisReply,
 	NodeLoadMemory, NodeDispatch, NodeTherapeutic, NodeTask, NodeFinalize, NodeEnd}
 
 // route decides the next node from the turn's state alone. It is the one
 // place where flow is decided:
 //
-//	gateway ─┬─ pure command ───────────────────────────────────────────────── end
+//	gateway ─┬─ admin command (/haven ...) ──────────────────────────────────── end
+//	         ├─ pure command (not in a paused or dm-only conversation) ───────── end
 //	         ├─ yes/no to a pending approval: resume it ─────────────────────── end
 //	         └─ crisis gate ─ (log if level ≥ 1) ─┬─ crisis reply ─────────────── finalize ─ end
 //	                           (or third party) ──┤
+//	                                              ├─ paused conversation ──────────────── end
+//	                                              ├─ dm-only conversation ─ redirect ───── end
 //	                                              ├─ command (with words after it) ─────── end
 //	                                              └─ load memory ─ dispatch ─┬─ therapeutic ─┬─ finalize ─ end
 //	                                                                         └─ task ────────┘
@@ -40,6 +45,9 @@ var allNodes = []Node{NodeGateway, NodeApproval, NodeCommand, NodeCrisisGate, No
 // crisis gate: "/help I want to die" and "/kms" are read by the gate first.
 // A gateway failure (t.Err) skips everything but the crisis gate and the
 // crisis reply: a person in danger is answered even when the store is down.
+// An admin command never passes the crisis gate, the transcript or memory.
+// In a paused conversation (and one whose policy is dm-only) only the
+// crisis gate answers; dm-only adds a pointer to a DM.
 func route(t *Turn) Node {
 	cmd := t.Command != nil
 	switch {
@@ -49,9 +57,13 @@ func route(t *Turn) Node {
 		return NodeApproval
 	case t.approvalDone:
 		return NodeEnd
-	case cmd && t.Command.Pure() && t.Err == nil && !t.commandDone:
+	case cmd && t.Command.Admin() && t.Err == nil && !t.adminDone:
+		return NodeAdmin
+	case t.adminDone:
+		return NodeEnd
+	case cmd && t.Command.Pure() && !t.quiet() && t.Err == nil && !t.commandDone:
 		return NodeCommand
-	case cmd && t.Command.Pure():
+	case cmd && t.Command.Pure() && !t.quiet():
 		return NodeEnd
 	case t.Assessment == nil:
 		return NodeCrisisGate
@@ -64,6 +76,20 @@ func route(t *Turn) Node {
 			return NodeCrisisReply
 		}
 	case t.Err != nil:
+		return NodeEnd
+	case cmd && t.Command.Name == adminCommandName:
+		// A malformed admin command is answered (help, or the refusal)
+		// even where Haven is quiet.
+		if !t.commandDone {
+			return NodeCommand
+		}
+		return NodeEnd
+	case t.Channel.Paused:
+		return NodeEnd
+	case t.dmOnly():
+		if !t.replied {
+			return NodeRedirect
+		}
 		return NodeEnd
 	case cmd:
 		if !t.commandDone {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/safety"
 )
 
@@ -14,6 +15,9 @@ func assessed(level safety.Level) *safety.Assessment {
 
 func TestRouteCoversEveryNode(t *testing.T) {
 	errStore := errors.New("store down")
+	paused := channels.ChannelSettings{Paused: true}
+	dmOnly := channels.ChannelSettings{Policy: channels.PolicyDMOnly}
+	group := channels.Inbound{Conversation: channels.Conversation{ID: "test::g", Kind: channels.KindGroup}}
 	tests := []struct {
 		name string
 		turn Turn
@@ -34,6 +38,16 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		{"assessed command without risk runs", Turn{gatewayDone: true, Command: &Command{Name: "kms"}, Assessment: assessed(0)}, NodeCommand},
 		{"assessed command ends after it ran", Turn{gatewayDone: true, Command: &Command{Name: "kms"}, Assessment: assessed(0), commandDone: true}, NodeEnd},
 		{"command with crisis words gets the crisis reply", Turn{gatewayDone: true, Command: &Command{Name: "help", Args: "x"}, Assessment: assessed(3), crisisLogged: true}, NodeCrisisReply},
+		{"admin command goes to the admin node before the crisis gate", Turn{gatewayDone: true, Command: &Command{Name: "haven", Args: "pause"}}, NodeAdmin},
+		{"admin command ends after the admin node", Turn{gatewayDone: true, Command: &Command{Name: "haven", Args: "pause"}, adminDone: true}, NodeEnd},
+		{"malformed admin command is assessed first", Turn{gatewayDone: true, Command: &Command{Name: "haven", Args: "pause now"}}, NodeCrisisGate},
+		{"assessed malformed admin command is answered in a paused channel", Turn{gatewayDone: true, Command: &Command{Name: "haven", Args: "pause now"}, Assessment: assessed(0), Channel: paused}, NodeCommand},
+		{"pure command in a paused channel is assessed, not run", Turn{gatewayDone: true, Command: &Command{Name: "help"}, Channel: paused}, NodeCrisisGate},
+		{"paused channel ends after the crisis gate", Turn{gatewayDone: true, Assessment: assessed(0), Channel: paused}, NodeEnd},
+		{"paused channel still gets the crisis reply", Turn{gatewayDone: true, Assessment: assessed(2), crisisLogged: true, Channel: paused}, NodeCrisisReply},
+		{"dm-only channel gets the pointer", Turn{gatewayDone: true, In: group, Assessment: assessed(0), Channel: dmOnly}, NodeRedirect},
+		{"dm-only channel ends after the pointer", Turn{gatewayDone: true, In: group, Assessment: assessed(0), Channel: dmOnly, replied: true}, NodeEnd},
+		{"dm-only policy does not touch a DM", Turn{gatewayDone: true, In: channels.Inbound{Conversation: channels.Conversation{Kind: channels.KindDM}}, Assessment: assessed(0), Channel: dmOnly}, NodeLoadMemory},
 		{"message goes to the crisis gate", Turn{gatewayDone: true}, NodeCrisisGate},
 		{"broken store still reaches the crisis gate", Turn{gatewayDone: true, Err: errStore}, NodeCrisisGate},
 		{"warning level is logged", Turn{gatewayDone: true, Assessment: assessed(1)}, NodeCrisisLog},

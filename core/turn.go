@@ -69,6 +69,8 @@ type Turn struct {
 	// ApprovalAnswer is "yes" or "no" when the message answers the
 	// checkpoint's pending approval.
 	ApprovalAnswer string
+	// Channel is what operators set for the conversation (paused, policy).
+	Channel channels.ChannelSettings
 
 	// --- decided: this turn
 	Command    *Command
@@ -106,6 +108,7 @@ type Turn struct {
 	// --- control: where the turn is in the graph
 	gatewayDone  bool
 	commandDone  bool
+	adminDone    bool
 	crisisLogged bool
 	replied      bool
 	finalized    bool

@@ -118,6 +118,42 @@ type TurnRecord struct {
 	// JobSessionEnd job for it is queued too.
 	EndSession bool
 	Episode    bool
+	// Stat, when set, is the turn's de-identified row for /haven stats,
+	// committed with it.
+	Stat *TurnStat
+}
+
+// TurnStat is one finished turn as /haven stats counts it: no person,
+// session or conversation id, no text.
+type TurnStat struct {
+	Platform string
+	// Route is the way the turn took (crisis, therapeutic, task, ...).
+	Route string
+	// Mode is the therapeutic mode, "" off that branch.
+	Mode string
+	// Level is the crisis gate's level, -1 when it did not run.
+	Level int
+	// Exercise is what happened to a guided exercise (started, finished,
+	// ...), "" for nothing.
+	Exercise string
+	// Guarded is true when the output guard replaced a generated reply.
+	Guarded bool
+	At      time.Time
+}
+
+// Stats are de-identified counts over a time window (/haven stats).
+type Stats struct {
+	Since time.Time
+	// Turns is the finished turns; People the distinct people who had a
+	// session active in the window.
+	Turns, People int
+	// Routes, Modes and Exercises count turns by their route, therapeutic
+	// mode and exercise event; Platforms by platform.
+	Routes, Modes, Exercises, Platforms map[string]int
+	// CrisisLevels counts crisis-log rows by level (1 to 3).
+	CrisisLevels map[int]int
+	// Guarded counts generated replies the output guard replaced.
+	Guarded int
 }
 
 // Pending is a finished turn's record that is not committed yet: core
@@ -145,7 +181,9 @@ type CrisisEvent struct {
 // AdminEvent is one row of the admin audit log.
 type AdminEvent struct {
 	// ActorID is the namespaced platform id of the admin who acted.
-	ActorID        string
+	ActorID string
+	// Platform is the platform the command came from.
+	Platform       string
 	ConversationID string
 	Command        string
 	// Allowed is false when the command was denied.

@@ -180,10 +180,11 @@ func (a *Adapter) inbound(text string) channels.Inbound {
 		Conversation: a.Conversation(),
 		MessageID:    channels.NamespacedID(Platform, "", id),
 		DeliveryKey:  channels.NamespacedID(Platform, "", id),
-		Author:       channels.Author{ID: channels.NamespacedID(Platform, "", a.opts.User), Display: a.opts.Name},
-		MentionsBot:  true,
-		Text:         text,
-		ReceivedAt:   a.now(),
+		// The person at the keyboard runs this Haven: they are its operator.
+		Author:      channels.Author{ID: channels.NamespacedID(Platform, "", a.opts.User), Display: a.opts.Name, PlatformAdmin: true},
+		MentionsBot: true,
+		Text:        text,
+		ReceivedAt:  a.now(),
 	}
 }
 

@@ -41,8 +41,8 @@ func TestRunHandsEachNonEmptyLineToTheSinkAndReturnsAtEndOfInput(t *testing.T) {
 			t.Errorf("delivery key %q repeated", in.DeliveryKey)
 		}
 		keys[in.DeliveryKey] = true
-		if in.Conversation.Kind != channels.KindDM || !in.MentionsBot || in.Author.ID != "console::local" {
-			t.Errorf("inbound not a DM from the local user: %+v", in)
+		if in.Conversation.Kind != channels.KindDM || !in.MentionsBot || in.Author.ID != "console::local" || !in.Author.PlatformAdmin {
+			t.Errorf("inbound not a DM from the local user, its operator: %+v", in)
 		}
 	}
 	if got := strings.Join(texts, "|"); got != "hi|second line|no newline at end" {

@@ -78,15 +78,19 @@ const (
 	CrisisText = "You deserve support right now. If you are in danger, please call your local emergency number."
 	// DeniedText answers an admin command from someone who is not an admin.
 	DeniedText = "Only an admin of this group can pause Haven here."
-	// PausedText answers an admin's /pause.
+	// PausedText answers an admin's /haven pause.
 	PausedText = "Paused."
+	// ResumedText answers an admin's /haven resume.
+	ResumedText = "Resumed."
 )
 
-// ScenarioCore is the scripted channels.Handler the suite runs: "/pause"
-// is an admin command (a side effect only for PlatformAdmin authors), a
-// message containing "end my life" gets a crisis reply, "long" gets a reply
-// several times the adapter's limit, anything else is echoed as
-// "echo: TEXT".
+// ScenarioCore is the scripted channels.Handler the suite runs, with
+// core's admin semantics: "/haven pause" and "/haven resume" ("/pause" is
+// the old spelling of pause) are admin commands, with a side effect only
+// for PlatformAdmin authors; in a paused conversation only a crisis is
+// answered. A message containing "end my life" gets a crisis reply, "long"
+// gets a reply several times the adapter's limit, anything else is echoed
+// as "echo: TEXT".
 type ScenarioCore struct {
 	// Limit is the adapter's MessageLimit, for the long reply.
 	Limit channels.Limit
@@ -94,6 +98,7 @@ type ScenarioCore struct {
 	mu     sync.Mutex
 	seen   []channels.Inbound
 	pauses int
+	paused map[string]bool
 }
 
 // Handle answers in.
@@ -103,15 +108,25 @@ func (c *ScenarioCore) Handle(ctx context.Context, in channels.Inbound) ([]chann
 	c.seen = append(c.seen, in)
 	out := channels.Outbound{Platform: in.Platform, Conversation: in.Conversation, ReplyTo: in.MessageID, Kind: channels.OutReply}
 	switch {
-	case in.Text == "/pause":
+	case in.Text == "/pause" || in.Text == "/haven pause" || in.Text == "/haven resume":
 		if !in.Author.PlatformAdmin {
 			out.Kind, out.Text = channels.OutNotice, DeniedText
 			break
 		}
-		c.pauses++
-		out.Text = PausedText
+		if c.paused == nil {
+			c.paused = map[string]bool{}
+		}
+		pause := in.Text != "/haven resume"
+		c.paused[in.Conversation.ID] = pause
+		out.Text = ResumedText
+		if pause {
+			c.pauses++
+			out.Text = PausedText
+		}
 	case strings.Contains(in.Text, "end my life"):
 		out.Kind, out.Text = channels.OutCrisis, CrisisText
+	case c.paused[in.Conversation.ID]:
+		return nil, nil
 	case in.Text == "long":
 		out.Text = LongReply(c.Limit.Max)
 	default:
@@ -296,6 +311,7 @@ func RunScenarios(t *testing.T, newPlatform func(t *testing.T) Platform) {
 		{"dropped connection reconnects and goes on", scenarioReconnect},
 		{"429 is honoured", scenarioRateLimit},
 		{"admin command from a non-admin is denied without effect", scenarioAdminDenied},
+		{"admin pauses a group: only a crisis is answered there until resume", scenarioAdminPause},
 		{"edit is not run again", scenarioEdit},
 		{"own messages are ignored", scenarioOwnMessages},
 	}
@@ -463,16 +479,47 @@ func scenarioRateLimit(t *testing.T, e *scenarioEnv) {
 }
 
 func scenarioAdminDenied(t *testing.T, e *scenarioEnv) {
-	e.p.Group(t, 0, "/pause", true)
+	e.p.Group(t, 0, "/haven pause", true)
 	got := e.posted(t, 1)
 	if got[0].Text != DeniedText || e.core.Pauses() != 0 {
 		t.Fatalf("posted %q with %d pauses, want the denial and no effect", got[0].Text, e.core.Pauses())
 	}
 	e.p.MakeAdmin(t, 1)
-	e.p.Group(t, 1, "/pause", true)
+	e.p.Group(t, 1, "/haven pause", true)
 	got = e.posted(t, 2)
 	if got[1].Text != PausedText || e.core.Pauses() != 1 {
 		t.Errorf("admin got %q with %d pauses, want %q and 1", got[1].Text, e.core.Pauses(), PausedText)
+	}
+}
+
+func scenarioAdminPause(t *testing.T, e *scenarioEnv) {
+	e.p.MakeAdmin(t, 1)
+	e.p.Group(t, 1, "/haven pause", true)
+	got := e.posted(t, 1)
+	if got[0].Text != PausedText {
+		t.Fatalf("admin's /haven pause got %q, want %q", got[0].Text, PausedText)
+	}
+	// Turns of one conversation run in order: had the first message been
+	// answered, its echo would come before the crisis reply.
+	e.p.Group(t, 0, "are you there", true)
+	crisis := e.p.Group(t, 2, "I want to end my life", true)
+	got = e.posted(t, 2)
+	if got[1].Text != CrisisText || got[1].Conversation != crisis.Conversation {
+		t.Fatalf("second post %+v, want the crisis reply (nothing else is answered in a paused group)", got[1])
+	}
+	e.p.DM(t, 0, "in private")
+	if got = e.posted(t, 3); got[2].Text != "echo: in private" {
+		t.Fatalf("a DM during the group's pause got %q, want its echo", got[2].Text)
+	}
+	e.p.Group(t, 0, "/haven resume", true)
+	if got = e.posted(t, 4); got[3].Text != DeniedText {
+		t.Fatalf("a non-admin's /haven resume got %q, want the denial", got[3].Text)
+	}
+	e.p.Group(t, 1, "/haven resume", true)
+	e.p.Group(t, 0, "back again", true)
+	got = e.posted(t, 6)
+	if got[4].Text != ResumedText || got[5].Text != "echo: back again" {
+		t.Errorf("posts after resume %q, %q; want %q and the echo", got[4].Text, got[5].Text, ResumedText)
 	}
 }
 

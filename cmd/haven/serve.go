@@ -72,7 +72,22 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	if err != nil {
 		return err
 	}
+	reloader := &configReloader{current: cfg, load: func() (configs.Config, []string, error) {
+		fresh := platforms()
+		names := make([]string, len(fresh))
+		for i, p := range fresh {
+			names[i] = p.name
+		}
+		c, err := loadConfigWith(flags, env, fresh)
+		return c, names, err
+	}}
+	status := &statusSource{started: time.Now(), model: model, timeout: cfg.LLM.Timeout, dbPath: cfg.Database.Path, backups: store}
 	opts := core.Options{
+		Status:            status,
+		Reloader:          reloader,
+		Stats:             store,
+		People:            store,
+		CrisisLog:         store,
 		Store:             store,
 		Gate:              gate,
 		DefaultCountry:    cfg.Safety.DefaultCountry,
@@ -83,6 +98,8 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Memories:          store,
 		MemoryTokenBudget: cfg.Memory.TokenBudget,
 		MemoryNotify:      worker.Notify,
+		Admins:            cfg.Admins,
+		Channels:          store,
 	}
 	if embedder != nil {
 		opts.Embedder = embedder
@@ -91,6 +108,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 	if err != nil {
 		return err
 	}
+	reloader.apply = engine // before any turn can ask for a reload
 	// The memory worker runs beside the hub and stops after it: at shutdown
 	// it first finishes the jobs already queued (bounded by the drain
 	// timeout); whatever it cannot finish stays queued for the next start.
@@ -127,16 +145,20 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		// A terminal has no platform rate limit to respect.
 		NoRateLimit: useConsole,
 		Logger:      log,
+		Policies:    store,
 	})
+	status.setHub(hub)
 	_, stopOps, err := obs.start(ctx, cfg.Metrics.Listen, store, hub)
 	if err != nil {
 		return err
 	}
 	defer stopOps() // after the Hub has drained: /readyz says so meanwhile
 	if useConsole {
-		hub.Register(console.New(console.Options{
+		con := console.New(console.Options{
 			In: std.in, Out: std.out, Name: cfg.Console.Name, Interactive: interactive,
-		}))
+		})
+		hub.Register(con)
+		status.addAdapter(console.Platform, con)
 		if interactive {
 			fmt.Fprintln(std.out, "Haven: an AI companion in your terminal. Type /help for commands, Ctrl-D to leave.")
 		}
@@ -146,7 +168,10 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return nil
 	}
 	handlers, err := registerPlatforms(hub, ps, platformDeps{admins: cfg.Admins, store: store, log: log,
-		httpClient: obs.httpClient, registered: obs.platform})
+		httpClient: obs.httpClient, registered: func(name string, a channels.Adapter) {
+			obs.platform(name, a)
+			status.addAdapter(name, a)
+		}})
 	if err != nil {
 		return err
 	}

@@ -17,8 +17,8 @@ func (s *Store) AuditAdmin(ctx context.Context, ev memory.AdminEvent) error {
 		at = s.now()
 	}
 	err := s.write(ctx, func(tx *wtx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO admin_audit (actor_id, conversation_id, command, allowed, detail, at)
-			VALUES (?, ?, ?, ?, ?, ?)`, ev.ActorID, ev.ConversationID, ev.Command, ev.Allowed, ev.Detail, ts(at))
+		_, err := tx.ExecContext(ctx, `INSERT INTO admin_audit (actor_id, platform, conversation_id, command, allowed, detail, at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, ev.ActorID, ev.Platform, ev.ConversationID, ev.Command, ev.Allowed, ev.Detail, ts(at))
 		return err
 	})
 	if err != nil {

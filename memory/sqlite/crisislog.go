@@ -53,3 +53,33 @@ func (s *Store) LogCrisis(ctx context.Context, ev memory.CrisisEvent) error {
 	}
 	return nil
 }
+
+// RecentCrisis returns the crisis log's latest n rows, newest first. The
+// rows hold opaque ids and the assessment, never message text.
+func (s *Store) RecentCrisis(ctx context.Context, n int) ([]memory.CrisisEvent, error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT person_id, session_id, conversation_id, platform, level, confidence, reason, path, flags, at
+		FROM crisis_log ORDER BY at DESC, id DESC LIMIT ?`, n)
+	if err != nil {
+		return nil, fmt.Errorf("read the crisis log: %w", s.classify(err))
+	}
+	defer rows.Close()
+	var out []memory.CrisisEvent
+	for rows.Next() {
+		var ev memory.CrisisEvent
+		var flags string
+		var at int64
+		if err := rows.Scan(&ev.PersonID, &ev.SessionID, &ev.ConversationID, &ev.Platform, &ev.Level, &ev.Confidence,
+			&ev.Reason, &ev.Path, &flags, &at); err != nil {
+			return nil, fmt.Errorf("read the crisis log: %w", err)
+		}
+		if flags != "" {
+			ev.Flags = strings.Split(flags, ",")
+		}
+		ev.At = fromTS(at)
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the crisis log: %w", s.classify(err))
+	}
+	return out, nil
+}

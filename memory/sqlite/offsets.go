@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // LoadOffset returns the value last saved under key, or 0 and no error when
@@ -37,4 +38,18 @@ func (s *Store) SaveOffset(ctx context.Context, key string, v int64) error {
 		return fmt.Errorf("save offset %q: %w", key, err)
 	}
 	return nil
+}
+
+// lastBackupKey is the offsets key under which Backup records when it
+// last made a good copy of the database.
+const lastBackupKey = "haven.backup.last_at"
+
+// LastBackup returns when `haven backup` last made a good copy of this
+// database; ok is false when none is recorded.
+func (s *Store) LastBackup(ctx context.Context) (at time.Time, ok bool, err error) {
+	v, err := s.LoadOffset(ctx, lastBackupKey)
+	if err != nil || v == 0 {
+		return time.Time{}, false, err
+	}
+	return fromTS(v), true, nil
 }

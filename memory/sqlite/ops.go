@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pressly/goose/v3"
 )
@@ -159,6 +160,12 @@ func Backup(ctx context.Context, path, dst string) (err error) {
 	if err := quickCheck(ctx, absDst); err != nil {
 		return fmt.Errorf("back up %s: the copy %s does not check out: %w", s.path, absDst, err)
 	}
+	// The time of the last good copy, for /haven status. Best effort: the
+	// copy is made and checked whether or not this row can be written (a
+	// database older than the offsets table has nowhere to keep it).
+	_, _ = db.ExecContext(ctx, `INSERT INTO offsets (key, value, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		lastBackupKey, ts(time.Now()), ts(time.Now()))
 	return nil
 }
 

@@ -252,3 +252,26 @@ func TestSchemaStatusSaysWhatIsWrongWithTheFile(t *testing.T) {
 		t.Errorf("another program's database: %v, want ErrNotHavenDB", err)
 	}
 }
+
+func TestBackupRecordsWhenItLastMadeAGoodCopy(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "h.db")
+	s := openTest(t, path)
+	if _, ok, err := s.LastBackup(ctx); ok || err != nil {
+		t.Fatalf("LastBackup before any backup: ok=%v err=%v, want none", ok, err)
+	}
+	if err := Backup(ctx, path, filepath.Join(dir, "copy.db")); err != nil {
+		t.Fatal(err)
+	}
+	at, ok, err := s.LastBackup(ctx)
+	if !ok || err != nil || at.IsZero() {
+		t.Fatalf("LastBackup after a backup = %v, %v, %v; want its time", at, ok, err)
+	}
+	if err := Backup(ctx, path, path); err == nil {
+		t.Fatal("Backup onto the database itself succeeded")
+	}
+	if again, _, _ := s.LastBackup(ctx); !again.Equal(at) {
+		t.Errorf("a failed backup moved the last backup from %v to %v", at, again)
+	}
+}

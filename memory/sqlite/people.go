@@ -157,3 +157,27 @@ func (s *Store) LinkIdentity(ctx context.Context, personID, platform, platformUs
 	}
 	return nil
 }
+
+// FindPerson returns the person an admin names: by a namespaced platform
+// user id ("telegram::42") or by the opaque person id (as the crisis log
+// shows it). It never creates anyone; an unknown id is memory.ErrNotFound.
+func (s *Store) FindPerson(ctx context.Context, id string) (memory.Person, error) {
+	p, err := s.personByIdentity(ctx, s.rd, id)
+	if !errors.Is(err, memory.ErrNotFound) {
+		if err != nil {
+			return memory.Person{}, fmt.Errorf("find person %s: %w", id, s.classify(err))
+		}
+		return p, nil
+	}
+	var created int64
+	err = s.rd.QueryRowContext(ctx, `SELECT id, display, created_at, met_at IS NULL FROM people WHERE id = ?`, id).
+		Scan(&p.ID, &p.Display, &created, &p.FirstSeen)
+	if errors.Is(err, sql.ErrNoRows) {
+		return memory.Person{}, fmt.Errorf("find person %s: %w", id, memory.ErrNotFound)
+	}
+	if err != nil {
+		return memory.Person{}, fmt.Errorf("find person %s: %w", id, s.classify(err))
+	}
+	p.Created = fromTS(created)
+	return p, nil
+}

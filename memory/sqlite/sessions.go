@@ -217,6 +217,16 @@ func (s *Store) commitTurn(ctx context.Context, tx *wtx, c preparedTurn) error {
 			return fmt.Errorf("queue job %d: %w", i, err)
 		}
 	}
+	if st := rec.Stat; st != nil {
+		at := st.At
+		if at.IsZero() {
+			at = now
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO turn_stats (at, platform, route, mode, level, exercise, guarded) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			ts(at), clip(st.Platform, 40), clip(st.Route, 40), clip(st.Mode, 40), min(max(st.Level, -1), 3), clip(st.Exercise, 40), st.Guarded); err != nil {
+			return fmt.Errorf("count the turn: %w", err)
+		}
+	}
 	if rec.EndSession {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET ended_at = ?, updated_at = ? WHERE id = ? AND ended_at IS NULL`, ts(now), ts(now), rec.SessionID)
 		if err != nil {

@@ -266,6 +266,13 @@ func (e *Engine) handle(ctx context.Context, in channels.Inbound) ([]channels.Ou
 	t.log = e.log.With(slog.String("turn", t.id))
 	start := time.Now()
 	err := e.run(ctx, t)
+	if t.crisisEvent != nil && ctx.Err() == nil {
+		// The turn ended without finalize: the row is written on its own.
+		// (A turn the drain cut short is not recorded and runs again at
+		// the next start, which logs it then.)
+		e.writeCrisisLog(ctx, t, *t.crisisEvent)
+		t.crisisEvent = nil
+	}
 	if e.observe != nil {
 		e.observe(t.report(time.Since(start), err))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -665,5 +666,40 @@ func TestHandleDeferredLeavesTheTurnsWritesToTheCaller(t *testing.T) {
 	w.Committed(nil)
 	if got := len(dump(t, m.path)["transcript"]); got != len(before["transcript"])+2 {
 		t.Errorf("transcript has %d rows after the commit, want %d", got, len(before["transcript"])+2)
+	}
+}
+
+func TestACrisisTurnLogsItsRowWithTheTurnOrAloneWhenTheTurnCannotCommit(t *testing.T) {
+	for _, commitFails := range []bool{false, true} {
+		t.Run(fmt.Sprint("commit fails ", commitFails), func(t *testing.T) {
+			m := newMemEnv(t, nil)
+			m.say(t, "ana", "hello")
+			in := channels.Inbound{
+				Platform: "test", Conversation: channels.Conversation{ID: "test::dm-ana", Kind: channels.KindDM}, MessageID: "test::c",
+				DeliveryKey: "c", Author: channels.Author{ID: "test::ana", Display: "Ana"}, Text: "I want to kill myself", ReceivedAt: time.Now(),
+			}
+			outs, w, err := m.e.HandleDeferred(context.Background(), in)
+			if err != nil || len(outs) == 0 || w == nil {
+				t.Fatalf("HandleDeferred = %d replies, writes %v, %v", len(outs), w, err)
+			}
+			if n := len(dump(t, m.path)["crisis_log"]); n != 0 {
+				t.Fatalf("%d crisis-log rows before the commit, want none", n)
+			}
+			rec := w.(memory.Pending).PendingTurn()
+			if rec.Crisis == nil || rec.Crisis.Level < 2 {
+				t.Fatalf("pending record's crisis row = %+v, want the level-2+ assessment", rec.Crisis)
+			}
+			if commitFails {
+				w.Committed(errors.New("database is locked"))
+			} else {
+				if err := m.store.CommitTurn(context.Background(), rec); err != nil {
+					t.Fatal(err)
+				}
+				w.Committed(nil)
+			}
+			if n := len(dump(t, m.path)["crisis_log"]); n != 1 {
+				t.Errorf("%d crisis-log rows after the turn, want exactly 1", n)
+			}
+		})
 	}
 }

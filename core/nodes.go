@@ -73,8 +73,11 @@ func (e *Engine) crisisGate(ctx context.Context, t *Turn) {
 	}
 }
 
-// crisisLog records an assessment at level 1 or above, with no message text.
-// A failure is logged and does not stop the crisis reply.
+// crisisLog records an assessment at level 1 or above, with no message
+// text. The row is written with the turn's other writes (finalize), so a
+// turn run again after a crash logs it once; a turn that ends without
+// finalizing writes it at its end (see handle). A failure is logged and
+// does not stop the crisis reply.
 func (e *Engine) crisisLog(ctx context.Context, t *Turn) {
 	t.crisisLogged = true
 	a := t.Assessment
@@ -90,10 +93,7 @@ func (e *Engine) crisisLog(ctx context.Context, t *Turn) {
 		Flags:          a.Flags.Names(),
 		At:             e.now(),
 	}
-	t.Diag.StoreWrites++
-	if err := e.store.LogCrisis(ctx, ev); err != nil {
-		e.logger(t).Error("crisis log write failed", slog.String("session", t.Session.ID), slog.Int("crisis_level", ev.Level), slog.Any("err", err))
-	}
+	t.crisisEvent = &ev
 	e.logger(t).Info("crisis assessment", slog.String("session", t.Session.ID), slog.Int("crisis_level", ev.Level),
 		slog.String("path", ev.Path), slog.Any("flags", ev.Flags))
 }
@@ -232,6 +232,7 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	}
 	rec.Stat = turnStat(t, crisis, now)
 	e.queueMemory(t, &rec)
+	rec.Crisis, t.crisisEvent = t.crisisEvent, nil // written with the turn
 	t.Diag.StoreWrites++
 	t.Checkpoint = cp
 	t.pending = &pendingTurn{rec: rec, e: e, t: t}
@@ -269,10 +270,24 @@ func (p *pendingTurn) PendingTurn() memory.TurnRecord { return p.rec }
 func (p *pendingTurn) Committed(err error) {
 	if err != nil {
 		p.e.logger(p.t).Error("finalize: commit turn failed", slog.String("session", p.rec.SessionID), slog.Any("err", err))
+		if p.rec.Crisis != nil {
+			// The crisis log must not lose the row with the turn.
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			p.e.writeCrisisLog(ctx, p.t, *p.rec.Crisis)
+		}
 		return
 	}
 	if len(p.rec.Jobs) > 0 || p.rec.Episode {
 		p.e.notifyMemory()
+	}
+}
+
+// writeCrisisLog writes a crisis-log row on its own, logging a failure.
+func (e *Engine) writeCrisisLog(ctx context.Context, t *Turn, ev memory.CrisisEvent) {
+	t.Diag.StoreWrites++
+	if err := e.store.LogCrisis(ctx, ev); err != nil {
+		e.logger(t).Error("crisis log write failed", slog.String("session", ev.SessionID), slog.Int("crisis_level", ev.Level), slog.Any("err", err))
 	}
 }
 

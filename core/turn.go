@@ -110,8 +110,11 @@ type Turn struct {
 	commandDone  bool
 	adminDone    bool
 	crisisLogged bool
-	replied      bool
-	finalized    bool
+	// crisisEvent is the crisis-log row waiting to be written with the
+	// turn (nil once finalize took it, or when there is none).
+	crisisEvent *memory.CrisisEvent
+	replied     bool
+	finalized   bool
 	// pending is what finalize leaves to commit (nil when nothing).
 	pending      *pendingTurn
 	approvalDone bool

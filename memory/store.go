@@ -121,6 +121,9 @@ type TurnRecord struct {
 	// Stat, when set, is the turn's de-identified row for /haven stats,
 	// committed with it.
 	Stat *TurnStat
+	// Crisis, when set, is the turn's crisis-log row, written with the
+	// turn so that a turn run again after a crash logs it once.
+	Crisis *CrisisEvent
 }
 
 // TurnStat is one finished turn as /haven stats counts it: no person,

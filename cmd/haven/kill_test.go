@@ -384,9 +384,8 @@ func (r *killRig) check() {
 		for k, n := range d {
 			dups[replyKey{p.user.ID, k}] += n
 		}
-		// The crisis log is always on: one row per crisis turn. A turn that
-		// wrote its row and was killed before it ended writes another when
-		// it runs again (counted, not failed).
+		// The crisis log is always on: one row per crisis turn, written in
+		// the turn's transaction, so a turn killed and run again logs once.
 		unlogged := 0
 		for _, e := range replies {
 			if e.Crisis {
@@ -400,6 +399,10 @@ func (r *killRig) check() {
 		}
 		if unlogged > 0 {
 			t.Errorf("person %d: %d crisis turns have no crisis log row", pi, unlogged)
+			failed++
+		}
+		if unlogged < 0 {
+			t.Errorf("person %d: %d crisis log rows beyond one per crisis turn", pi, -unlogged)
 			failed++
 		}
 		crisisLogExtra += max(0, -unlogged)

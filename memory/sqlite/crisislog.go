@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/havenbot/haven/memory"
 )
@@ -23,6 +24,16 @@ var flagName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
 // boundary), and flags that are not snake_case names are dropped. A zero At
 // means now.
 func (s *Store) LogCrisis(ctx context.Context, ev memory.CrisisEvent) error {
+	err := s.write(ctx, func(tx *wtx) error { return insertCrisis(ctx, tx, ev, s.now()) })
+	if err != nil {
+		return fmt.Errorf("log crisis for session %s: %w", ev.SessionID, err)
+	}
+	return nil
+}
+
+// insertCrisis appends ev to the crisis log in tx, its fields clamped and
+// clipped; a zero At means now.
+func insertCrisis(ctx context.Context, tx *wtx, ev memory.CrisisEvent, now time.Time) error {
 	level := min(max(ev.Level, 0), 3)
 	conf := ev.Confidence
 	if math.IsNaN(conf) {
@@ -38,20 +49,14 @@ func (s *Store) LogCrisis(ctx context.Context, ev memory.CrisisEvent) error {
 	flagsText := clip(strings.Join(flags, ","), maxCrisisField)
 	at := ev.At
 	if at.IsZero() {
-		at = s.now()
+		at = now
 	}
-	err := s.write(ctx, func(tx *wtx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO crisis_log
-			(person_id, session_id, conversation_id, platform, level, confidence, reason, path, flags, at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			ev.PersonID, ev.SessionID, ev.ConversationID, ev.Platform, level, conf,
-			clip(ev.Reason, maxCrisisField), clip(ev.Path, maxCrisisField), flagsText, ts(at))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("log crisis for session %s: %w", ev.SessionID, err)
-	}
-	return nil
+	_, err := tx.ExecContext(ctx, `INSERT INTO crisis_log
+		(person_id, session_id, conversation_id, platform, level, confidence, reason, path, flags, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ev.PersonID, ev.SessionID, ev.ConversationID, ev.Platform, level, conf,
+		clip(ev.Reason, maxCrisisField), clip(ev.Path, maxCrisisField), flagsText, ts(at))
+	return err
 }
 
 // RecentCrisis returns the crisis log's latest n rows, newest first. The

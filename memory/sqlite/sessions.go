@@ -217,6 +217,11 @@ func (s *Store) commitTurn(ctx context.Context, tx *wtx, c preparedTurn) error {
 			return fmt.Errorf("queue job %d: %w", i, err)
 		}
 	}
+	if rec.Crisis != nil {
+		if err := insertCrisis(ctx, tx, *rec.Crisis, now); err != nil {
+			return fmt.Errorf("log crisis: %w", err)
+		}
+	}
 	if st := rec.Stat; st != nil {
 		at := st.At
 		if at.IsZero() {

@@ -1,7 +1,6 @@
 package channels_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,22 +19,7 @@ import (
 )
 
 // logBuf collects a Hub's JSON log lines; it is safe for concurrent use.
-type logBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type logBuf struct{ channelstest.LogBuffer }
 
 // find returns the records whose message is msg.
 func (l *logBuf) find(t *testing.T, msg string) []map[string]any {

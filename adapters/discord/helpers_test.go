@@ -1,7 +1,6 @@
 package discord_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
@@ -21,24 +20,6 @@ func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
-}
-
-// logBuffer collects logs for assertions; safe for concurrent use.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // world is a fake Discord with one guild, its #general channel, a thread
@@ -115,7 +96,7 @@ func (s *recSink) next(t testing.TB) channels.Inbound {
 type running struct {
 	*world
 	a    *discord.Adapter
-	logs *logBuffer
+	logs *channelstest.LogBuffer
 	sink *recSink
 	stop func() error // cancels Run and returns its error
 }
@@ -124,7 +105,7 @@ type running struct {
 // recording sink, and waits until it is ready.
 func run(t testing.TB, w *world, opts discord.Options) *running {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &channelstest.LogBuffer{}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -171,14 +152,14 @@ type hubbed struct {
 	*world
 	a    *discord.Adapter
 	core *channelstest.ScenarioCore
-	logs *logBuffer
+	logs *channelstest.LogBuffer
 }
 
 // runHub runs an adapter on w under a Hub whose handler is the scenario
 // core behind wrap (nil: the core itself).
 func runHub(t testing.TB, w *world, opts discord.Options, wrap func(channels.Handler) channels.Handler) *hubbed {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &channelstest.LogBuffer{}
 	opts.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	a := newAdapter(t, w.srv, opts)
 	core := &channelstest.ScenarioCore{Limit: a.MessageLimit()}

@@ -1,7 +1,6 @@
 package slack_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -99,30 +98,12 @@ func (s *recordSink) next(t *testing.T) channels.Inbound {
 	}
 }
 
-// logBuffer collects log output for assertions.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // harness is a fake Slack and an adapter talking to it.
 type harness struct {
 	srv    *slacktest.Server
 	a      *slack.Adapter
 	sink   *recordSink
-	logs   *logBuffer
+	logs   *channelstest.LogBuffer
 	hook   *httptest.Server // http mode: serves the adapter's Handler
 	cancel context.CancelFunc
 	done   chan error
@@ -136,7 +117,7 @@ func newHarness(t *testing.T, srv *slacktest.Server, mode string, edit func(*sla
 	if srv == nil {
 		srv = newFake(t)
 	}
-	h := &harness{srv: srv, sink: newSink(), logs: &logBuffer{}}
+	h := &harness{srv: srv, sink: newSink(), logs: &channelstest.LogBuffer{}}
 	opts := slack.Options{
 		BotToken: srv.BotToken(), AppToken: srv.AppToken(), SigningSecret: secret, Mode: mode,
 		APIURL: srv.APIURL(),

@@ -1,7 +1,6 @@
 package telegram_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 	"github.com/havenbot/haven/adapters/telegram"
 	"github.com/havenbot/haven/adapters/telegram/telegramtest"
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/channels/channelstest"
 )
 
 const token = "123456:test-token-abcdefghijklmnopqrstuvwxyz"
@@ -83,31 +83,13 @@ func (s *sleeps) waits() []time.Duration {
 	return append([]time.Duration(nil), s.d...)
 }
 
-// logBuffer collects log output for assertions.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
 // harness is a fake Bot API and an adapter talking to it.
 type harness struct {
 	srv    *telegramtest.Server
 	a      *telegram.Adapter
 	sink   *recordSink
 	sleeps *sleeps
-	logs   *logBuffer
+	logs   *channelstest.LogBuffer
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -120,7 +102,7 @@ func newHarness(t *testing.T, srv *telegramtest.Server, edit func(*telegram.Opti
 		srv = telegramtest.NewServer(token)
 		t.Cleanup(srv.Close)
 	}
-	h := &harness{srv: srv, sink: newSink(), sleeps: &sleeps{}, logs: &logBuffer{}}
+	h := &harness{srv: srv, sink: newSink(), sleeps: &sleeps{}, logs: &channelstest.LogBuffer{}}
 	opts := telegram.Options{
 		Token:       token,
 		APIEndpoint: srv.APIEndpoint(),

@@ -203,7 +203,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 		if c.sess != nil && c.sess.conn == c {
 			c.sess.conn = nil
 		}
-		s.changedLocked()
+		s.cond.Broadcast()
 		s.mu.Unlock()
 	}()
 	c.send(opFrame(10, map[string]any{"heartbeat_interval": s.heartbeat.Milliseconds()}))
@@ -224,7 +224,7 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 			if !s.gw.acksOff {
 				c.send(opFrame(11, nil))
 			}
-			s.changedLocked()
+			s.cond.Broadcast()
 			s.mu.Unlock()
 		case 2:
 			s.identify(c, p.D)
@@ -253,7 +253,7 @@ func (s *Server) identify(c *conn, d json.RawMessage) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.changedLocked()
+	defer s.cond.Broadcast()
 	s.gw.identifies = append(s.gw.identifies, id)
 	switch {
 	case c.live:
@@ -306,7 +306,7 @@ func (s *Server) resume(c *conn, d json.RawMessage) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.changedLocked()
+	defer s.cond.Broadcast()
 	s.gw.resumes++
 	sess, ok := s.gw.sessions[r.SessionID]
 	if !ok || sess.invalid || stripBot(r.Token) != s.token {
@@ -381,7 +381,7 @@ func (s *Server) deliverLocked(sess *session, e event) {
 	if c := sess.conn; c != nil && c.live {
 		c.send(dispatchFrame(se, sess.compress && (e.t == "READY" || e.t == "GUILD_CREATE")))
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // filterLocked applies the session's intents to an event, as Discord
@@ -469,7 +469,7 @@ func (s *Server) DispatchRaw(t, raw string) int { return s.Dispatch(t, json.RawM
 // WaitConnected blocks until n connections have been established (READY
 // or RESUMED sent) in the server's life, or ctx is done.
 func (s *Server) WaitConnected(ctx context.Context, n int) error {
-	return s.waitFor(ctx, func() bool { return s.gw.established >= n })
+	return s.cond.Wait(ctx, func() bool { return s.gw.established >= n })
 }
 
 // Established is how many connections got READY or RESUMED so far.
@@ -502,7 +502,7 @@ func (s *Server) Heartbeats() int {
 
 // WaitHeartbeats blocks until n heartbeats were received or ctx is done.
 func (s *Server) WaitHeartbeats(ctx context.Context, n int) error {
-	return s.waitFor(ctx, func() bool { return s.gw.heartbeats >= n })
+	return s.cond.Wait(ctx, func() bool { return s.gw.heartbeats >= n })
 }
 
 // liveConnsLocked are the connections that got READY or RESUMED.
@@ -519,7 +519,7 @@ func (s *Server) liveConnsLocked() []*conn {
 // WaitLive blocks until some gateway connection is established (READY
 // or RESUMED sent and not yet closed) or ctx is done.
 func (s *Server) WaitLive(ctx context.Context) error {
-	return s.waitFor(ctx, func() bool { return len(s.liveConnsLocked()) > 0 })
+	return s.cond.Wait(ctx, func() bool { return len(s.liveConnsLocked()) > 0 })
 }
 
 // DropConnections cuts every established gateway connection without a

@@ -143,7 +143,7 @@ func (s *Server) Calls(op string) int {
 
 // WaitCalls blocks until n calls of op were made or ctx is done.
 func (s *Server) WaitCalls(ctx context.Context, op string, n int) error {
-	return s.waitFor(ctx, func() bool { return s.calls[op] >= n })
+	return s.cond.Wait(ctx, func() bool { return s.calls[op] >= n })
 }
 
 // Posts returns the bot's messages so far, in order.
@@ -156,7 +156,7 @@ func (s *Server) Posts() []Post {
 // WaitPosts blocks until the bot has posted at least n messages or ctx is
 // done, and returns them all.
 func (s *Server) WaitPosts(ctx context.Context, n int) ([]Post, error) {
-	err := s.waitFor(ctx, func() bool { return len(s.posts) >= n })
+	err := s.cond.Wait(ctx, func() bool { return len(s.posts) >= n })
 	return s.Posts(), err
 }
 
@@ -170,7 +170,7 @@ func (s *Server) Callbacks() []Callback {
 // WaitCallbacks blocks until n interaction callbacks were accepted or ctx
 // is done.
 func (s *Server) WaitCallbacks(ctx context.Context, n int) ([]Callback, error) {
-	err := s.waitFor(ctx, func() bool { return len(s.callbacks) >= n })
+	err := s.cond.Wait(ctx, func() bool { return len(s.callbacks) >= n })
 	return s.Callbacks(), err
 }
 
@@ -285,7 +285,7 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 	if fs := s.failures[op]; len(fs) > 0 {
 		fail, s.failures[op] = &fs[0], fs[1:]
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	if fail != nil {
 		writeFailure(w, *fail)
@@ -399,7 +399,7 @@ func (s *Server) typingCall(_ *http.Request, p []string) (int, any, error) {
 		return 0, nil, newAPIError(http.StatusNotFound, 10003, "Unknown Channel")
 	}
 	s.typing = append(s.typing, p[1])
-	s.changedLocked()
+	s.cond.Broadcast()
 	return http.StatusNoContent, nil, nil
 }
 
@@ -503,7 +503,7 @@ func (s *Server) createMessage(r *http.Request, p []string) (int, any, error) {
 	post.Message = m
 	s.messages[m.ID] = m
 	s.posts = append(s.posts, post)
-	s.changedLocked()
+	s.cond.Broadcast()
 	return http.StatusOK, m, nil
 }
 
@@ -554,7 +554,7 @@ func (s *Server) callback(r *http.Request, p []string) (int, any, error) {
 	}
 	it.acked, it.ackType, it.ackFlags = true, b.Type, flags
 	s.callbacks = append(s.callbacks, Callback{InteractionID: it.id, Type: b.Type, Flags: flags, After: time.Since(it.created)})
-	s.changedLocked()
+	s.cond.Broadcast()
 	return http.StatusNoContent, nil, nil
 }
 
@@ -587,7 +587,7 @@ func (s *Server) followup(r *http.Request, p []string) (int, any, error) {
 	}
 	s.posts = append(s.posts, Post{ChannelID: c.ID, Content: b.Content, AllowedMentions: b.AllowedMentions, Flags: b.Flags,
 		InteractionID: it.id, Ephemeral: ephemeral, Files: files, Message: m})
-	s.changedLocked()
+	s.cond.Broadcast()
 	if r.URL.Query().Get("wait") != "true" {
 		return http.StatusNoContent, nil, nil
 	}
@@ -627,13 +627,13 @@ func (s *Server) commandsCall(r *http.Request, p []string) (int, any, error) {
 		c.ID, c.ApplicationID, c.GuildID, c.Version = s.newIDLocked(), s.appID, guildID, "1"
 	}
 	s.commands[guildID] = cmds
-	s.changedLocked()
+	s.cond.Broadcast()
 	return http.StatusOK, cmds, nil
 }
 
 // WaitCommands blocks until commands are registered for guildID ("" for
 // global) or ctx is done, and returns them.
 func (s *Server) WaitCommands(ctx context.Context, guildID string) ([]*discordgo.ApplicationCommand, error) {
-	err := s.waitFor(ctx, func() bool { return len(s.commands[guildID]) > 0 })
+	err := s.cond.Wait(ctx, func() bool { return len(s.commands[guildID]) > 0 })
 	return s.Commands(guildID), err
 }

@@ -1,7 +1,6 @@
 package discordtest
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
+
+	"github.com/havenbot/haven/internal/waitcond"
 )
 
 // APIVersion is the Discord API version the fake serves, discordgo's.
@@ -86,7 +87,7 @@ type Server struct {
 	wg         sync.WaitGroup // connection goroutines
 
 	mu       sync.Mutex
-	notify   chan struct{} // closed and replaced on every change
+	cond     *waitcond.Cond // over mu: wakes waiters at every change
 	closed   bool
 	next     uint64
 	users    map[string]*discordgo.User
@@ -137,7 +138,6 @@ func NewServer(token string, opts ...Option) *Server {
 		token:        token,
 		bot:          discordgo.User{ID: "100001", Username: "Haven", Bot: true, Discriminator: "0"},
 		heartbeat:    41250 * time.Millisecond,
-		notify:       make(chan struct{}),
 		next:         200000,
 		users:        map[string]*discordgo.User{},
 		guilds:       map[string]*guild{},
@@ -151,6 +151,7 @@ func NewServer(token string, opts ...Option) *Server {
 		byToken:      map[string]*interaction{},
 		commands:     map[string][]*discordgo.ApplicationCommand{},
 	}
+	s.cond = waitcond.New(&s.mu)
 	s.gw.init()
 	for _, o := range opts {
 		o(s)
@@ -194,7 +195,7 @@ func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
 	conns := s.gw.allConnsLocked()
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	for _, c := range conns {
 		c.drop()
@@ -202,30 +203,6 @@ func (s *Server) Close() {
 	s.ts.CloseClientConnections()
 	s.ts.Close()
 	s.wg.Wait()
-}
-
-// changedLocked wakes everything waiting for a change. s.mu is held.
-func (s *Server) changedLocked() {
-	close(s.notify)
-	s.notify = make(chan struct{})
-}
-
-// waitFor blocks until cond (called with s.mu held) is true or ctx is done.
-func (s *Server) waitFor(ctx context.Context, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		if cond() {
-			s.mu.Unlock()
-			return nil
-		}
-		ch := s.notify
-		s.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
 }
 
 // newIDLocked returns a fresh snowflake-like id.

@@ -73,7 +73,7 @@ func (s *Server) enqueueLocked(typ, eventID string, payload json.RawMessage, for
 	if eventID != "" {
 		s.events[eventID] = e
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 	return e
 }
 
@@ -230,7 +230,7 @@ func (s *Server) SetEventsURL(url, secret string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.eventsURL, s.secret = url, secret
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // HTTPDeliveries returns how many HTTP deliveries were answered 2xx and
@@ -257,7 +257,7 @@ func (s *Server) deliverHTTP() {
 				}
 			}
 		}
-		u, secret, ch := s.eventsURL, s.secret, s.changed
+		u, secret, ch := s.eventsURL, s.secret, s.cond.Changed()
 		s.mu.Unlock()
 		if e == nil {
 			select {
@@ -281,7 +281,7 @@ func (s *Server) deliverHTTP() {
 		} else {
 			s.refused++
 		}
-		s.changedLocked()
+		s.cond.Broadcast()
 		s.mu.Unlock()
 	}
 }

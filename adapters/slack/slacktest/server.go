@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/havenbot/haven/internal/waitcond"
 )
 
 // MaxTextLen is where Slack truncates a message's text (40,000
@@ -146,7 +148,7 @@ type Server struct {
 	wg           sync.WaitGroup
 
 	mu        sync.Mutex
-	changed   chan struct{} // closed and replaced on every change
+	cond      *waitcond.Cond // over mu: wakes waiters at every change
 	seq       int
 	users     map[string]User
 	channels  map[string]Channel
@@ -178,11 +180,12 @@ func NewServer(opts ...Option) *Server {
 	s := &Server{
 		botToken: DefaultBotToken, appToken: DefaultAppToken, team: DefaultTeam,
 		pingInterval: time.Second, twins: true, ctx: ctx, cancel: cancel,
-		changed: make(chan struct{}), users: map[string]User{}, channels: map[string]Channel{},
+		users: map[string]User{}, channels: map[string]Channel{},
 		cannotDM: map[string]bool{}, uploads: map[string][]byte{}, upNames: map[string]string{},
 		failures: map[string][]Failure{}, calls: map[string]int{}, tickets: map[string]bool{},
 		conns: map[*wsConn]bool{}, events: map[string]*envelope{},
 	}
+	s.cond = waitcond.New(&s.mu)
 	for _, o := range opts {
 		o(s)
 	}
@@ -229,36 +232,12 @@ func (s *Server) Close() {
 	for c := range s.conns {
 		c.close()
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	s.cancel()
 	s.ts.CloseClientConnections()
 	s.ts.Close()
 	s.wg.Wait()
-}
-
-func (s *Server) changedLocked() {
-	close(s.changed)
-	s.changed = make(chan struct{})
-}
-
-// waitFor blocks until cond (called with the lock held) holds or ctx is
-// done.
-func (s *Server) waitFor(ctx context.Context, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		ok := cond()
-		ch := s.changed
-		s.mu.Unlock()
-		if ok {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
 }
 
 // nextSeq returns a number no other call of it returns.
@@ -277,7 +256,7 @@ func (s *Server) AddUser(u User) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.users[u.ID] = u
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // SetAdmin makes users.info say whether user is a workspace admin.
@@ -287,7 +266,7 @@ func (s *Server) SetAdmin(user string, admin bool) {
 	u := s.users[user]
 	u.ID, u.IsAdmin = user, admin
 	s.users[user] = u
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // AddChannel adds or replaces a conversation.
@@ -295,7 +274,7 @@ func (s *Server) AddChannel(c Channel) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.channels[c.ID] = c
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // DM returns the id of the bot's DM with user, creating it.
@@ -347,7 +326,7 @@ func (s *Server) Posts() []Post {
 // WaitPosts blocks until the bot has posted at least n messages or ctx is
 // done, and returns what it posted.
 func (s *Server) WaitPosts(ctx context.Context, n int) ([]Post, error) {
-	err := s.waitFor(ctx, func() bool { return len(s.posts) >= n })
+	err := s.cond.Wait(ctx, func() bool { return len(s.posts) >= n })
 	if err != nil {
 		err = fmt.Errorf("wait for %d posts: %w", n, err)
 	}
@@ -364,7 +343,7 @@ func (s *Server) Files() []File {
 // WaitFiles blocks until the bot has shared at least n files or ctx is
 // done, and returns them.
 func (s *Server) WaitFiles(ctx context.Context, n int) ([]File, error) {
-	err := s.waitFor(ctx, func() bool { return len(s.files) >= n })
+	err := s.cond.Wait(ctx, func() bool { return len(s.files) >= n })
 	if err != nil {
 		err = fmt.Errorf("wait for %d files: %w", n, err)
 	}
@@ -406,7 +385,7 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	if q := s.failures[method]; len(q) > 0 {
 		fail, s.failures[method] = &q[0], q[1:]
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 
 	want := s.botToken
@@ -518,7 +497,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request, method string) {
 		}
 	}
 	s.posts = append(s.posts, p)
-	s.changedLocked()
+	s.cond.Broadcast()
 	if p.Ephemeral {
 		writeJSON(w, map[string]any{"ok": true, "message_ts": p.TS})
 		return
@@ -632,6 +611,6 @@ func (s *Server) completeUpload(w http.ResponseWriter, r *http.Request) {
 	}
 	s.files = append(s.files, File{ID: files[0].ID, Channel: ch, ThreadTS: r.Form.Get("thread_ts"),
 		Name: s.upNames[files[0].ID], Title: files[0].Title, Comment: r.Form.Get("initial_comment"), Data: data})
-	s.changedLocked()
+	s.cond.Broadcast()
 	writeJSON(w, map[string]any{"ok": true, "files": []map[string]any{{"id": files[0].ID, "title": files[0].Title}}})
 }

@@ -79,7 +79,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 	}
 	s.conns[c] = true
 	s.accepted++
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 
 	var reader sync.WaitGroup
@@ -97,7 +97,7 @@ func (s *Server) socket(w http.ResponseWriter, r *http.Request) {
 			e.retry++
 		}
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 }
 
@@ -128,7 +128,7 @@ func (s *Server) ack(id string) {
 	s.queue[i].done = true
 	s.queue = slices.Delete(s.queue, i, i+1)
 	s.acks++
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // write sends hello, then the queued envelopes and pings, until the
@@ -140,7 +140,7 @@ func (s *Server) write(c *wsConn) {
 	}
 	s.mu.Lock()
 	s.hellos++
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	ping := time.NewTicker(s.pingInterval)
 	defer ping.Stop()
@@ -171,11 +171,11 @@ func (s *Server) write(c *wsConn) {
 
 // nextFrame takes the next envelope waiting for a socket and returns its
 // frame, or nil and the channel that says when to look again.
-func (s *Server) nextFrame(c *wsConn) ([]byte, chan struct{}) {
+func (s *Server) nextFrame(c *wsConn) ([]byte, <-chan struct{}) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.eventsURL != "" {
-		return nil, s.changed
+		return nil, s.cond.Changed()
 	}
 	for i, e := range s.queue {
 		if e.done || e.sentOn != nil || e.http {
@@ -184,7 +184,7 @@ func (s *Server) nextFrame(c *wsConn) ([]byte, chan struct{}) {
 		if e.frame != "" {
 			e.done = true
 			s.queue = slices.Delete(s.queue, i, i+1)
-			s.changedLocked()
+			s.cond.Broadcast()
 			return []byte(e.frame), nil
 		}
 		e.sentOn = c
@@ -199,7 +199,7 @@ func (s *Server) nextFrame(c *wsConn) ([]byte, chan struct{}) {
 		})
 		return b, nil
 	}
-	return nil, s.changed
+	return nil, s.cond.Changed()
 }
 
 // Disconnect sends a disconnect envelope on every open socket, as Slack
@@ -264,7 +264,7 @@ func (s *Server) ConnectionsOpened() int {
 // WaitConnected blocks until at least n sockets have been sent hello and
 // one is open, or ctx is done.
 func (s *Server) WaitConnected(ctx context.Context, n int) error {
-	err := s.waitFor(ctx, func() bool { return s.hellos >= n && len(s.conns) > 0 })
+	err := s.cond.Wait(ctx, func() bool { return s.hellos >= n && len(s.conns) > 0 })
 	if err != nil {
 		return fmt.Errorf("wait for socket connection %d: %w", n, err)
 	}
@@ -289,7 +289,7 @@ func (s *Server) Pending() int {
 // WaitDelivered blocks until every queued delivery is acked or answered,
 // or ctx is done.
 func (s *Server) WaitDelivered(ctx context.Context) error {
-	err := s.waitFor(ctx, func() bool { return len(s.queue) == 0 })
+	err := s.cond.Wait(ctx, func() bool { return len(s.queue) == 0 })
 	if err != nil {
 		return fmt.Errorf("wait for every delivery to be acked: %w", err)
 	}

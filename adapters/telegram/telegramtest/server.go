@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/havenbot/haven/internal/waitcond"
 )
 
 // MaxMessageLen is the Bot API's limit on a message's text: Unicode code
@@ -115,8 +117,8 @@ type Server struct {
 	bot   tgbotapi.User
 
 	mu        sync.Mutex
-	notify    chan struct{} // closed and replaced on every change
-	drop      chan struct{} // closed and replaced by DropConnections
+	cond      *waitcond.Cond // over mu: wakes waiters at every change
+	drop      chan struct{}  // closed and replaced by DropConnections
 	closed    bool
 	updates   []tgbotapi.Update       // not yet confirmed, by update id
 	raw       map[int]json.RawMessage // served instead of the update of that id (InjectRaw)
@@ -146,7 +148,6 @@ func NewServer(token string, opts ...Option) *Server {
 	s := &Server{
 		token:    token,
 		bot:      tgbotapi.User{IsBot: true, FirstName: "Haven", UserName: "HavenTestBot", CanJoinGroups: true},
-		notify:   make(chan struct{}),
 		drop:     make(chan struct{}),
 		nextID:   100000,
 		calls:    map[string]int{},
@@ -156,6 +157,7 @@ func NewServer(token string, opts ...Option) *Server {
 		messages: map[int64]map[int]bool{},
 		nextMsg:  map[int64]int{},
 	}
+	s.cond = waitcond.New(&s.mu)
 	if id, _, ok := strings.Cut(token, ":"); ok {
 		s.bot.ID, _ = strconv.ParseInt(id, 10, 64)
 	}
@@ -183,7 +185,7 @@ func (s *Server) connState(_ net.Conn, state http.ConnState) {
 	default:
 		return
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // URL is the server's base URL, "http://127.0.0.1:port".
@@ -203,34 +205,10 @@ func (s *Server) Bot() tgbotapi.User { return s.bot }
 func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	s.ts.CloseClientConnections()
 	s.ts.Close()
-}
-
-// changedLocked wakes everything waiting for a change. s.mu is held.
-func (s *Server) changedLocked() {
-	close(s.notify)
-	s.notify = make(chan struct{})
-}
-
-// waitFor blocks until cond (called with s.mu held) is true or ctx is done.
-func (s *Server) waitFor(ctx context.Context, cond func() bool) error {
-	for {
-		s.mu.Lock()
-		if cond() {
-			s.mu.Unlock()
-			return nil
-		}
-		ch := s.notify
-		s.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
 }
 
 // PrivateChat is the private chat between the bot and u (its id is u's id).
@@ -350,7 +328,7 @@ func (s *Server) InjectUpdate(u tgbotapi.Update) int {
 	}
 	s.updates = append(s.updates, u)
 	sort.SliceStable(s.updates, func(i, j int) bool { return s.updates[i].UpdateID < s.updates[j].UpdateID })
-	s.changedLocked()
+	s.cond.Broadcast()
 	return u.UpdateID
 }
 
@@ -378,7 +356,7 @@ func (s *Server) InjectRaw(fields string) int {
 	}
 	s.raw[id] = b
 	s.updates = append(s.updates, tgbotapi.Update{UpdateID: id})
-	s.changedLocked()
+	s.cond.Broadcast()
 	return id
 }
 
@@ -413,7 +391,7 @@ func (s *Server) SetWebhook(url string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.webhook = url
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // Webhook returns the webhook URL and secret token set, if any.
@@ -468,7 +446,7 @@ func (s *Server) OnSend(f func(Sent)) {
 // is done. Once a client process has died and WaitIdle has returned, every
 // request that client sent has been handled: what it sent is in Sent.
 func (s *Server) WaitIdle(ctx context.Context) error {
-	if err := s.waitFor(ctx, func() bool { return s.conns == 0 }); err != nil {
+	if err := s.cond.Wait(ctx, func() bool { return s.conns == 0 }); err != nil {
 		s.mu.Lock()
 		n := s.conns
 		s.mu.Unlock()
@@ -487,7 +465,7 @@ func (s *Server) Sent() []Sent {
 // WaitSent blocks until the bot has sent at least n messages or ctx is done,
 // and returns everything sent so far.
 func (s *Server) WaitSent(ctx context.Context, n int) ([]Sent, error) {
-	if err := s.waitFor(ctx, func() bool { return len(s.sent) >= n }); err != nil {
+	if err := s.cond.Wait(ctx, func() bool { return len(s.sent) >= n }); err != nil {
 		return s.Sent(), fmt.Errorf("wait for %d sent messages (have %d): %w", n, len(s.Sent()), err)
 	}
 	return s.Sent(), nil
@@ -503,7 +481,7 @@ func (s *Server) Documents() []Document {
 // WaitDocuments blocks until the bot has sent at least n documents or ctx
 // is done, and returns every document sent so far.
 func (s *Server) WaitDocuments(ctx context.Context, n int) ([]Document, error) {
-	if err := s.waitFor(ctx, func() bool { return len(s.documents) >= n }); err != nil {
+	if err := s.cond.Wait(ctx, func() bool { return len(s.documents) >= n }); err != nil {
 		return s.Documents(), fmt.Errorf("wait for %d sent documents (have %d): %w", n, len(s.Documents()), err)
 	}
 	return s.Documents(), nil
@@ -534,7 +512,7 @@ func (s *Server) Calls(method string) int {
 // WaitCalls blocks until method has been called at least n times.
 func (s *Server) WaitCalls(ctx context.Context, method string, n int) error {
 	m := strings.ToLower(method)
-	if err := s.waitFor(ctx, func() bool { return s.calls[m] >= n }); err != nil {
+	if err := s.cond.Wait(ctx, func() bool { return s.calls[m] >= n }); err != nil {
 		return fmt.Errorf("wait for %d %s calls (have %d): %w", n, method, s.Calls(method), err)
 	}
 	return nil
@@ -542,7 +520,7 @@ func (s *Server) WaitCalls(ctx context.Context, method string, n int) error {
 
 // WaitPolling blocks until a getUpdates call is waiting for updates.
 func (s *Server) WaitPolling(ctx context.Context) error {
-	if err := s.waitFor(ctx, func() bool { return s.polling > 0 }); err != nil {
+	if err := s.cond.Wait(ctx, func() bool { return s.polling > 0 }); err != nil {
 		return fmt.Errorf("wait for a long poll: %w", err)
 	}
 	return nil
@@ -565,7 +543,7 @@ func (s *Server) Confirmed() int {
 
 // WaitConfirmed blocks until every update below offset is confirmed.
 func (s *Server) WaitConfirmed(ctx context.Context, offset int) error {
-	if err := s.waitFor(ctx, func() bool { return s.confirmed >= offset }); err != nil {
+	if err := s.cond.Wait(ctx, func() bool { return s.confirmed >= offset }); err != nil {
 		return fmt.Errorf("wait for offset %d to be confirmed: %w", offset, err)
 	}
 	return nil
@@ -630,7 +608,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	method = strings.ToLower(method)
 	s.mu.Lock()
 	s.calls[method]++
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	if token != s.token {
 		writeError(w, &apiError{status: http.StatusUnauthorized, desc: "Unauthorized"})
@@ -676,7 +654,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if params["drop_pending_updates"] == "true" {
 			s.updates = nil
 		}
-		s.changedLocked()
+		s.cond.Broadcast()
 		s.mu.Unlock()
 		result = true
 	case "getwebhookinfo":
@@ -828,7 +806,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string
 	}
 	s.pollGen++
 	gen := s.pollGen
-	s.changedLocked() // an older waiting poll ends with 409
+	s.cond.Broadcast() // an older waiting poll ends with 409
 	s.confirmLocked(int(offset))
 	s.mu.Unlock()
 
@@ -861,8 +839,8 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string
 			return out, false, nil
 		}
 		s.polling++
-		s.changedLocked()
-		ch, drop := s.notify, s.drop
+		s.cond.Broadcast()
+		ch, drop := s.cond.Changed(), s.drop
 		s.mu.Unlock()
 		if timer == nil {
 			t := time.NewTimer(time.Until(deadline))
@@ -882,7 +860,7 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string
 		if drop == s.drop { // not already uncounted by DropConnections
 			s.polling--
 		}
-		s.changedLocked()
+		s.cond.Broadcast()
 		s.mu.Unlock()
 		if dropped {
 			hangUp(w)
@@ -911,7 +889,7 @@ func (s *Server) confirmLocked(offset int) {
 			s.updates = s.updates[len(s.updates)-n:]
 		}
 	}
-	s.changedLocked()
+	s.cond.Broadcast()
 }
 
 // hangUp closes the connection without a response.
@@ -992,7 +970,7 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 	}
 	sent := Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg}
 	s.sent = append(s.sent, sent)
-	s.changedLocked()
+	s.cond.Broadcast()
 	hook := s.onSend
 	s.mu.Unlock()
 	if hook != nil {
@@ -1127,7 +1105,7 @@ func (s *Server) sendDocument(r *http.Request, p map[string]string) (any, error)
 		ChatID: chatID, FileName: fh.Filename, ContentType: ctype, Data: data,
 		Caption: caption, CaptionPlain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg,
 	})
-	s.changedLocked()
+	s.cond.Broadcast()
 	return msg, nil
 }
 
@@ -1148,7 +1126,7 @@ func (s *Server) sendChatAction(p map[string]string) (any, error) {
 	}
 	s.mu.Lock()
 	s.actions = append(s.actions, ChatAction{ChatID: chatID, Action: action})
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	return true, nil
 }
@@ -1176,7 +1154,7 @@ func (s *Server) setMyCommands(p map[string]string) (any, error) {
 	}
 	s.mu.Lock()
 	s.commands = cmds
-	s.changedLocked()
+	s.cond.Broadcast()
 	s.mu.Unlock()
 	return true, nil
 }

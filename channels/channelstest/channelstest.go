@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/internal/waitcond"
 )
 
 // Adapter is a fake channels.Adapter (and channels.Typer; FileAdapter adds
@@ -22,7 +23,7 @@ type Adapter struct {
 	limit    channels.Limit
 
 	mu         sync.Mutex
-	changed    chan struct{} // closed and replaced on every change
+	cond       *waitcond.Cond // over mu: wakes waiters at every change
 	inbox      []channels.Inbound
 	ended      bool
 	sent       []channels.Outbound
@@ -47,16 +48,13 @@ func NewAdapter(platform string, limit int) *Adapter {
 // NewMeasuredAdapter returns a fake adapter for platform whose messages
 // fit limit, in the units it counts.
 func NewMeasuredAdapter(platform string, limit channels.Limit) *Adapter {
-	return &Adapter{platform: platform, limit: limit, changed: make(chan struct{})}
+	a := &Adapter{platform: platform, limit: limit}
+	a.cond = waitcond.New(&a.mu)
+	return a
 }
 
 var _ channels.Adapter = (*Adapter)(nil)
 var _ channels.Typer = (*Adapter)(nil)
-
-func (a *Adapter) notifyLocked() {
-	close(a.changed)
-	a.changed = make(chan struct{})
-}
 
 // Platform returns the platform name.
 func (a *Adapter) Platform() string { return a.platform }
@@ -69,7 +67,7 @@ func (a *Adapter) Push(ins ...channels.Inbound) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.inbox = append(a.inbox, ins...)
-	a.notifyLocked()
+	a.cond.Broadcast()
 }
 
 // End says the input has ended: Run returns once the pushed messages are
@@ -78,7 +76,7 @@ func (a *Adapter) End() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.ended = true
-	a.notifyLocked()
+	a.cond.Broadcast()
 }
 
 // Run hands pushed messages to sink until End or ctx is done. An Accept
@@ -93,7 +91,7 @@ func (a *Adapter) Run(ctx context.Context, sink channels.Sink) error {
 			if err := sink.Accept(ctx, in); err != nil {
 				a.mu.Lock()
 				a.acceptErrs = append(a.acceptErrs, err)
-				a.notifyLocked()
+				a.cond.Broadcast()
 				a.mu.Unlock()
 			}
 			continue
@@ -102,7 +100,7 @@ func (a *Adapter) Run(ctx context.Context, sink channels.Sink) error {
 			a.mu.Unlock()
 			return nil
 		}
-		ch := a.changed
+		ch := a.cond.Changed()
 		a.mu.Unlock()
 		select {
 		case <-ch:
@@ -127,7 +125,7 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	if out.File != nil {
 		a.mu.Lock()
 		a.attempts = append(a.attempts, out)
-		a.notifyLocked()
+		a.cond.Broadcast()
 		a.mu.Unlock()
 		return channels.Permanent(errors.New("Send was given a file"))
 	}
@@ -156,7 +154,7 @@ func (a *Adapter) record(ctx context.Context, out channels.Outbound) error {
 	if err == nil {
 		a.sent = append(a.sent, out)
 	}
-	a.notifyLocked()
+	a.cond.Broadcast()
 	return err
 }
 
@@ -181,7 +179,7 @@ func (a *FileAdapter) SendFile(ctx context.Context, out channels.Outbound) error
 	if err := out.File.Check(); err != nil {
 		a.mu.Lock()
 		a.attempts = append(a.attempts, out)
-		a.notifyLocked()
+		a.cond.Broadcast()
 		a.mu.Unlock()
 		return channels.Permanent(fmt.Errorf("SendFile: %w", err))
 	}
@@ -212,7 +210,7 @@ func (a *Adapter) Close() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.closed = true
-	a.notifyLocked()
+	a.cond.Broadcast()
 	return nil
 }
 
@@ -264,20 +262,10 @@ func (a *Adapter) WaitAttempts(ctx context.Context, n int) ([]channels.Outbound,
 }
 
 func (a *Adapter) wait(ctx context.Context, done func() bool, get func() []channels.Outbound) ([]channels.Outbound, error) {
-	for {
-		a.mu.Lock()
-		ok := done()
-		ch := a.changed
-		a.mu.Unlock()
-		if ok {
-			return get(), nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return get(), fmt.Errorf("wait for sends: %w", ctx.Err())
-		}
+	if err := a.cond.Wait(ctx, done); err != nil {
+		return get(), fmt.Errorf("wait for sends: %w", err)
 	}
+	return get(), nil
 }
 
 // MemInbox is an in-memory channels.Inbox. It is safe for concurrent use

@@ -669,9 +669,6 @@ func (h *Hub) finish(ctx context.Context, in Inbound, outs []Outbound, writes Tu
 			}
 		}
 		if err == nil && len(ids) == len(outs) {
-			if len(ids) == 0 {
-				return nil
-			}
 			return ids
 		}
 		log().Error("finishing the turn failed; delivering its replies without a durable record", slog.Any("err", err), slog.Int("ids", len(ids)))

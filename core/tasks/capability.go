@@ -1,0 +1,159 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Capability is one thing Haven can do for a person.
+type Capability struct {
+	// Name identifies the capability ("mood.log"): lower case, dotted,
+	// unique in a registry. It is what the model must name.
+	Name string
+	// Description says in one sentence what it does, for /help and for the
+	// model's list of choices.
+	Description string
+	// Command, when set, is a slash command that asks for this capability
+	// directly ("mood" for "/mood 6 tired but ok"); its text after the
+	// command word is the Request's Text. Lower case, no slash.
+	Command string
+	// Usage is the short way to ask for it shown by /help ("/mood 6 tired
+	// but ok"); empty keeps it out of /help.
+	Usage string
+	// Examples are phrasings that ask for it, for the model prompt and the
+	// tests.
+	Examples []string
+	// Params are the arguments Execute needs; a required one that is
+	// missing makes the task branch ask for it (clarify) instead of running.
+	Params []Param
+	// Reads and Writes name the capability context types it reads and
+	// writes ("reminder"): a task that refers back ("move that") is
+	// resolved against the types a capability reads.
+	Reads, Writes []string
+	// Approval, when set, reports whether running with args needs the
+	// person's yes first (deleting data, a message Haven will send later,
+	// anything touching another person), and the question to ask. nil
+	// means never.
+	Approval func(args Args) (question string, needed bool)
+	// Match is the rule-based extractor: it returns the arguments it read
+	// from the request and true when the request asks for this capability.
+	// It must be quick and must not call a model. nil means model-only.
+	Match func(req *Request) (Args, bool)
+	// Execute does the work. It must leave nothing half-done when it
+	// returns an error: the branch answers kindly and the capability
+	// context is not changed.
+	Execute func(ctx context.Context, req *Request, args Args) (Result, error)
+}
+
+// Param is one argument of a capability.
+type Param struct {
+	// Name is the argument's key in Args.
+	Name string
+	// Description tells the model what goes in it.
+	Description string
+	// Required params must be present before Execute runs.
+	Required bool
+	// Ask is the clarifying question when a required param is missing
+	// ("What should I remind you of?").
+	Ask string
+}
+
+// Args are a capability's arguments by param name.
+type Args map[string]string
+
+// Target is where a turn came from, which is where anything Haven sends
+// later for it goes: opaque namespaced ids, as core has them.
+type Target struct {
+	Platform       string
+	ConversationID string
+	// Kind is "dm", "group" or "channel".
+	Kind     string
+	ThreadID string
+}
+
+// Request is what a capability sees of the turn.
+type Request struct {
+	// Text is the person's message.
+	Text string
+	// Now is the turn's time.
+	Now time.Time
+	// Location is the person's time zone; nil when it is not known.
+	Location *time.Location
+	// PersonID and SessionID are opaque ids.
+	PersonID, SessionID string
+	// Target is the conversation the message came from.
+	Target Target
+	// Private is true in a direct message: personal data (moods, journal
+	// entries) is only ever shown there.
+	Private bool
+	// Context is the session's capability context; capabilities read and
+	// update it through Get and Put.
+	Context Context
+}
+
+// Result is what a capability did, for the person.
+type Result struct {
+	// Text is the reply.
+	Text string
+	// File, when set, goes with the reply (a chart, an export).
+	File *File
+}
+
+// File is a file a capability sends (a PNG chart).
+type File struct {
+	Name string
+	MIME string
+	Data []byte
+}
+
+// Context is the session's capability context: type -> key -> fields. It
+// is persisted in the checkpoint.
+type Context map[string]map[string]map[string]string
+
+// Get returns the fields under typ and key, nil when there are none.
+func (c Context) Get(typ, key string) map[string]string { return c[typ][key] }
+
+// Put sets the fields under typ and key, replacing what was there.
+func (c Context) Put(typ, key string, fields map[string]string) {
+	if c[typ] == nil {
+		c[typ] = map[string]map[string]string{}
+	}
+	c[typ][key] = fields
+}
+
+// Delete removes the fields under typ and key.
+func (c Context) Delete(typ, key string) { delete(c[typ], key) }
+
+// ErrUnknownCapability is returned (wrapped) for a name no capability in
+// the registry has.
+var ErrUnknownCapability = errors.New("unknown capability")
+
+// validate reports what is wrong with c, nil when it can be registered.
+func (c *Capability) validate() error {
+	switch {
+	case c.Name == "":
+		return errors.New("capability has no name")
+	case c.Description == "":
+		return fmt.Errorf("capability %s has no description", c.Name)
+	case c.Execute == nil:
+		return fmt.Errorf("capability %s has no Execute", c.Name)
+	}
+	for _, r := range c.Name {
+		if (r < 'a' || r > 'z') && r != '.' && r != '_' {
+			return fmt.Errorf("capability name %q: only a-z, '.' and '_'", c.Name)
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range c.Params {
+		if p.Name == "" || seen[p.Name] {
+			return fmt.Errorf("capability %s: param names must be present and unique", c.Name)
+		}
+		seen[p.Name] = true
+		if p.Required && p.Ask == "" {
+			return fmt.Errorf("capability %s: required param %s has no clarifying question", c.Name, p.Name)
+		}
+	}
+	return nil
+}

@@ -87,7 +87,7 @@ var (
 	// infoQuestionRE is a question asking for information.
 	infoQuestionRE = textmatch.MustCompile(`(?i)^\s*(why|how|what|when|where|which|is|are|does|do|can|could|will|would)\b`)
 	// healthRE marks a question about the body, health or medicine.
-	healthRE = textmatch.MustCompile(`(?i)\b(body|heart|chest|head(ache)?|stomach|pain|symptoms?|medic\w*|meds|pills?|drugs?|doctor|dose|vitamins?|supplements?|diet|eat(ing)?|blood|dizz\w*|sick|ill|illness|disease|disorder|condition|hormones?)\b`)
+	healthRE = textmatch.MustCompile(`(?i)\b(body|heart|chest|head(aches?)?|stomach|pain|symptoms?|medic\w*|meds|pills?|drugs?|doctor|dose|vitamins?|supplements?|diet|eat(ing)?|blood|dizz\w*|sick|ill|illness|disease|disorder|condition|hormones?)\b`)
 )
 
 // findAnswer returns the answer to the direct question in text, if it asks

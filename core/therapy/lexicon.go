@@ -103,6 +103,8 @@ var topics = []topic{
 		"What part of work is weighing on you most right now?",
 		"What has work been asking of you lately?",
 		"When work feels like this, what tends to help you, even a little?",
+		"What would a better week at work look like?",
+		"How is work leaving you feeling by the end of the day?",
 	}},
 	{"school", textmatch.MustCompile(`(?i)\b(school|exam|class|university|uni|college|homework|essay|grades?|teacher|thesis)s?\b`), []string{
 		"What is it about your studies that feels hardest at the moment?",
@@ -113,6 +115,7 @@ var topics = []topic{
 		"How are things between you and them right now?",
 		"What do you wish they understood?",
 		"What has that been like for you?",
+		"Who in your family do you feel closest to at the moment?",
 	}},
 	{"relationship", textmatch.MustCompile(`(?i)\b(partner|boyfriend|girlfriend|husband|wife|ex|relationship|breakup|broke up|dating)\b`), []string{
 		"How are you feeling about the relationship right now?",

@@ -232,6 +232,7 @@ func TestTwentyTurnsRepeatNoQuestionWithinFiveReplies(t *testing.T) {
 		}
 		asked = append(asked, qs)
 	}
+	t.Logf("%d distinct questions in %d replies", len(distinct), len(twentyTurns))
 	if len(distinct) < 15 {
 		t.Errorf("%d distinct questions in twenty replies, want at least 15", len(distinct))
 	}

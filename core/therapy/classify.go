@@ -67,7 +67,7 @@ var modalityRules = []struct {
 	m  Modality
 	re *textmatch.Regexp
 }{
-	{ModalityGrief, textmatch.MustCompile(`(?i)\b(passed away|died|death of|funeral|grie(f|ving|ve)|mourn(ing)?|lost my (mum|mom|mother|dad|father|wife|husband|partner|son|daughter|child|baby|brother|sister|friend|grand\w+|dog|cat|pet)|miss(ing)? (him|her|them) so|since (he|she|they) (died|passed))\b`)},
+	{ModalityGrief, textmatch.MustCompile(`(?i)\b((in )?a better place|(she|he)'?s gone|passed away|died|death of|funeral|grie(f|ving|ve)|mourn(ing)?|lost my (mum|mom|mother|dad|father|wife|husband|partner|son|daughter|child|baby|brother|sister|friend|grand\w+|dog|cat|pet)|miss(ing)? (him|her|them) so|since (he|she|they) (died|passed))\b`)},
 	{ModalityPFA, textmatch.MustCompile(`(?i)\b(accident|crash(ed)?|attacked|assault(ed)?|robbed|mugged|fire|flood|earthquake|disaster|in shock|just happened|witness(ed)?|emergency room|traumati[cz]\w*)\b`)},
 	{ModalityDBT, textmatch.MustCompile(`(?i)\b(panic(king)?|(so|really|too) (angry|furious|mad)|rage|urges?( to)?|can'?t control (my|it|myself)|explod(e|ing)|lash(ed|ing)? out|emotions? (are|is|feel) (too|so) (much|intense|strong|big)|overwhelming (feelings|emotions)|impulsive|scream(ing)?|freaking out)\b`)},
 	{ModalityMI, textmatch.MustCompile(`(?i)\b((should|want to|trying to|need to|ought to) (quit|stop|cut down|cut back|give up|start)\b|part of me (wants|doesn'?t)|can'?t decide|on the fence|torn between|(no|lack of|lost (my|all)) motivation|keep putting (it|things) off|procrastinat\w*|ambivalen\w*|drinking too much|smoking|vaping|gambling)\b`)},
@@ -136,7 +136,7 @@ func classify(in DispatchInput) (Decision, bool) {
 	if exercises.RequestedAny(text) {
 		return set(intentStartExercise, ModeGuidedExercise)
 	}
-	if whoRE.MatchString(text) {
+	if whoRE.MatchString(text) || botRE.MatchString(text) {
 		return set(intentIdentity, ModeClarifying)
 	}
 	if privacyRE.MatchString(text) {

@@ -64,10 +64,29 @@ var feelings = []feeling{
 		"That kind of tiredness goes deeper than sleep.",
 		"It sounds like you have been running on very little for a while.",
 	}},
-	{"good", textmatch.MustCompile(`(?i)\b(happy|great|good news|excited|better|proud|relieved|grateful)\b`), []string{
-		"That's really good to hear.",
+	{"good", textmatch.MustCompile(`(?i)\b(happy|great|good news|excited|(feel|feeling|felt|doing|getting|much|a bit|so much) better|proud|relieved|grateful|thrilled|so glad)\b`), []string{
+		"That's wonderful news, congratulations!",
+		"Congratulations! That's a big deal.",
+		"That's brilliant. You must be so pleased.",
+		"I'm so glad to hear it.",
 		"I love hearing that.",
-		"That sounds like a real lift.",
+	}},
+	// The families below are not matched by words: readMeeting chooses them
+	// from the emotion reading and the cues in feeling.go.
+	{"grief-anger", nil, []string{
+		"Grief and anger often come together, and both make sense.",
+		"When people reach for easy comfort, it can feel like they're rushing past how much this hurts.",
+		"Being angry at well-meant words doesn't make you ungrateful; it shows how raw the loss still is.",
+	}},
+	{"sarcasm", nil, []string{
+		"I hear the joke, and I also hear how much pressure you're under.",
+		"Said with a grin, maybe, but that sounds genuinely stressful.",
+		"That's a tough spot to be in, and it's easy to turn on yourself when you're stressed.",
+	}},
+	{"mixed", nil, []string{
+		"It sounds like a mix of feelings at once, and both can be true.",
+		"Two feelings pulling different ways can be confusing; both make sense.",
+		"It makes sense to feel more than one thing about this.",
 	}},
 }
 
@@ -84,6 +103,8 @@ var topics = []topic{
 		"What part of work is weighing on you most right now?",
 		"What has work been asking of you lately?",
 		"When work feels like this, what tends to help you, even a little?",
+		"What would a better week at work look like?",
+		"How is work leaving you feeling by the end of the day?",
 	}},
 	{"school", textmatch.MustCompile(`(?i)\b(school|exam|class|university|uni|college|homework|essay|grades?|teacher|thesis)s?\b`), []string{
 		"What is it about your studies that feels hardest at the moment?",
@@ -94,6 +115,7 @@ var topics = []topic{
 		"How are things between you and them right now?",
 		"What do you wish they understood?",
 		"What has that been like for you?",
+		"Who in your family do you feel closest to at the moment?",
 	}},
 	{"relationship", textmatch.MustCompile(`(?i)\b(partner|boyfriend|girlfriend|husband|wife|ex|relationship|breakup|broke up|dating)\b`), []string{
 		"How are you feeling about the relationship right now?",
@@ -115,7 +137,7 @@ var topics = []topic{
 var themeLabels = map[string]string{
 	"grief": "your loss", "heartbreak": "the breakup", "missing": "missing someone", "guilt": "how hard you've been on yourself", "frustrated": "how frustrating things have been", "stressed": "the pressure you've been under",
 	"anxious": "the worry you've been carrying", "low": "feeling low", "lonely": "feeling alone",
-	"tired": "how tired you've been", "work": "work", "school": "your studies", "family": "your family",
+	"tired": "how tired you've been", "grief-anger": "your loss", "sarcasm": "the pressure you've been under", "mixed": "mixed feelings", "work": "work", "school": "your studies", "family": "your family",
 	"relationship": "your relationship", "sleep": "sleep", "money": "money",
 }
 
@@ -131,7 +153,7 @@ func feelingNamed(name string) (feeling, bool) {
 
 func firstFeeling(text string) (feeling, bool) {
 	for _, f := range feelings {
-		if f.words.MatchString(text) {
+		if f.words != nil && f.words.MatchString(text) {
 			return f, true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/havenbot/haven/core/therapy/exercises"
+	"github.com/havenbot/haven/emotion"
 	"github.com/havenbot/haven/llm"
 )
 
@@ -54,7 +55,8 @@ var stageNotes = map[Stage]string{
 func (p *plan) systemPrompt(scripted string, opts GuardOptions) string {
 	var b strings.Builder
 	b.WriteString("You are Haven, an AI companion. You are not a therapist, not a doctor and not an emergency service, and you never claim to be human. ")
-	b.WriteString("You talk with people who are stressed, sad, anxious, lonely or stuck, in a chat.\n\n")
+	b.WriteString("You talk with people who are stressed, sad, anxious, lonely or stuck, in a chat. ")
+	b.WriteString("If they ask what you are: an AI companion whose replies are written by a language model.\n\n")
 	b.WriteString("Always:\n")
 	b.WriteString("- Never diagnose, never give medication advice, never describe methods or means of self-harm or suicide.\n")
 	b.WriteString("- Never promise confidentiality. Never invent phone numbers, links or services.\n")
@@ -79,8 +81,20 @@ func (p *plan) systemPrompt(scripted string, opts GuardOptions) string {
 		if p.step == StepOffered {
 			fmt.Fprintf(&b, "- You are offering %s.\n", ex.Name)
 		} else {
-			fmt.Fprintf(&b, "- Exercise: %s, step %q.\n", ex.Name, p.step)
+			fmt.Fprintf(&b, "- Exercise: %s, step %q (%d of %d).\n", ex.Name, p.step, ex.StepIndex(p.step)+1, len(ex.Steps))
 		}
+	}
+	if p.event != "" {
+		fmt.Fprintf(&b, "- Exercise event this turn: %s.\n", p.event)
+	}
+	if f := feelingLine(p.req.Feeling); f != "" {
+		fmt.Fprintf(&b, "- What their message says about feelings (read automatically, may be wrong): %s.\n", f)
+	}
+	if n := p.meetNote(); n != "" {
+		fmt.Fprintf(&b, "- Meet the feeling: %s\n", n)
+	}
+	if p.answered {
+		b.WriteString("- They asked you a direct question: answer it first, briefly and truthfully, then go on.\n")
 	}
 	fmt.Fprintf(&b, "- Task: %s\n", p.brief)
 	if p.reference != "" {
@@ -154,4 +168,43 @@ func Chat(system string, history []Line, keep int, text string) []llm.Message {
 		}
 	}
 	return append(msgs, llm.Message{Role: llm.RoleUser, Content: fence(text)})
+}
+
+// feelingLine describes an emotion reading for a prompt: the strongest
+// labels with their scores and the valence ("" for nothing read).
+func feelingLine(r emotion.Reading) string {
+	var parts []string
+	for i, e := range r.Emotions {
+		if i == 3 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %.2f", e.Label, e.P))
+	}
+	if r.Valence != "" {
+		parts = append(parts, "overall "+string(r.Valence))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// meetNotes tell a model how to meet the feeling the plan read.
+var meetNotes = map[string]string{
+	"good":        "this is good news: share their joy first and celebrate with them; no problem-solving, no exercise.",
+	"grief":       "this is grief: honour the loss and the person lost; no silver linings, no cheering up, no exercise.",
+	"grief-anger": "this is grief with anger in it: stay with the loss and let the anger make sense; no silver linings, no calming skills, no exercise.",
+	"sarcasm":     "they joke at their own expense: answer the frustration and pressure under the joke, not its literal words; never congratulate.",
+	"mixed":       "mixed feelings: name both sides without choosing one for them.",
+}
+
+// meetNote is the plan's instruction on the feeling to meet ("" for none).
+func (p *plan) meetNote() string {
+	if !p.hasMeet || p.mode == ModeGuidedExercise || p.mode == ModeClosing {
+		return ""
+	}
+	if n, ok := meetNotes[p.meet.f.name]; ok {
+		return n
+	}
+	if p.meet.valence == emotion.Negative {
+		return "they feel " + p.meet.f.name + ": meet that with warmth before anything else."
+	}
+	return ""
 }

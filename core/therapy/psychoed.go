@@ -20,6 +20,26 @@ type snippet struct {
 }
 
 var snippets = []snippet{
+	{"dizzy", ModalityNone,
+		textmatch.MustCompile(`(?i)\b(dizz(y|iness)|light[- ]?headed|tingl\w*|pins and needles|faint)\b`),
+		"That's common, and usually harmless: breathing more deeply or faster than usual changes the balance of gases in your blood, which can make you lightheaded or tingly. Let your breathing go back to a gentle, ordinary pace, with a soft out-breath rather than a big one, and it settles within a minute or two. If it comes with chest pain, or doesn't pass, get it checked.",
+		"That's common: breathing more deeply than usual can make you lightheaded. Breathe gently at an ordinary pace and it passes; if it doesn't, or there's chest pain, get it checked.",
+		""},
+	{"caffeine", ModalityCBT,
+		textmatch.MustCompile(`(?i)\b(caffeine|coffee|energy drinks?|espresso|cola)\b`),
+		"It can. Caffeine speeds up the heart and makes you more alert, which the body can read as the start of anxiety: jitters, a racing heart, trouble settling. Its effect lasts for hours, so an afternoon coffee can still keep you awake at night. Cutting down gradually and keeping it to the morning helps many people who feel anxious.",
+		"It can: caffeine speeds the heart and can feel like anxiety, and it lasts for hours; less, and only in the morning, helps many people.",
+		"How much do you usually have in a day?"},
+	{"alcohol", ModalityCBT,
+		textmatch.MustCompile(`(?i)\b(alcohol|drinking|booze|wine|beer|hungover|hangover|drunk)\b`),
+		"Alcohol can calm nerves for an hour or two, but as it wears off the body often swings the other way: more anxiety, a lower mood and broken sleep. Over time it can keep anxiety going. How you feel the next day is a good guide to what it's doing for you.",
+		"Alcohol can ease anxiety for a short while, but as it wears off it often brings more anxiety, lower mood and worse sleep.",
+		"What do you notice the day after you drink?"},
+	{"crying", ModalityNone,
+		textmatch.MustCompile(`(?i)\b(cry(ing)?|cried|tears)\b`),
+		"Crying is a normal way the body lets strong feeling out, and many people feel a little calmer afterwards. Crying a lot during a hard time is common. If it comes with feeling low most days for a couple of weeks or more, it's worth talking to a doctor or counsellor too.",
+		"Crying is a normal release, and crying a lot in a hard time is common.",
+		"What's been bringing the tears lately?"},
 	{"panic", ModalityCBT,
 		textmatch.MustCompile(`(?i)\bpanic attacks?\b|\bpanick?(ing|y)?\b.*\b(heart|breath|dying|chest)\b`),
 		"A panic attack is the body's alarm going off at full volume: a racing heart, fast breathing, dizziness, tingling, a sense of dread. It usually peaks within about ten minutes and then eases. It feels frightening, but it is not dangerous in itself, and slow, long out-breaths help it pass. If you ever have chest pain you're unsure about, it's right to get it checked.",
@@ -79,7 +99,7 @@ var snippets = []snippet{
 
 var (
 	questionStartRE = textmatch.MustCompile(`(?i)^\s*(why|how|what|is it|is that|are there|does|do|can|could|should|will|would|any|tips|advice|help with|explain|tell me (about|why|how))\b`)
-	askInfoRE       = textmatch.MustCompile(`(?i)\b(should i|do i need|would it help|tips|advice|what (is|are|happens)|why (do|does|am|is|can'?t)|how (do|can|to|long)|is (it|this|that) normal|normal to|explain|tell me (about|why|how)|what can i do)\b`)
+	askInfoRE       = textmatch.MustCompile(`(?i)\b(should i|do i need|would it help|tips|advice|what (is|are|happens)|why (do|does|am|is|can'?t)|how (do|can|to|long)|is (it|this|that) normal|normal to|explain|tell me (about|why|how)|what can i do|worse|bad for|good for)\b|\b(is|are|does|do|can|could|would) \w+( \w+)? (mak(e|es|ing)|caus(e|es|ing)|affect(s|ing)?|help(s|ing)?)\b`)
 )
 
 // modalitySnippets answer a general question ("is it normal that it comes

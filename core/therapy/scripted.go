@@ -3,11 +3,13 @@ package therapy
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/core/reply"
 	"github.com/havenbot/haven/core/therapy/exercises"
+	"github.com/havenbot/haven/emotion"
 )
 
 // identity is what Haven says about itself. It never claims to be human, a
@@ -36,6 +38,14 @@ type plan struct {
 	// reference is information the reply draws on (a psychoeducation
 	// snippet, an exercise step), passed to the model.
 	reference string
+
+	// meet is the feeling the message carries (hasMeet false for none);
+	// met is the valence the reply met ("" when it reflected no feeling).
+	meet    meeting
+	hasMeet bool
+	met     emotion.Valence
+	// answered is set when the reply answers a direct question.
+	answered bool
 }
 
 // Respond writes the scripted reply for req with no model. It is
@@ -68,7 +78,12 @@ func build(req Request) *plan {
 	if p.modality == "" {
 		p.modality = ModalityNone
 	}
-	p.c = newComposer(req.Text, req.TurnCount, req.RecentKeys, prevReply(req.History))
+	p.meet, p.hasMeet = readMeeting(req.Text, req.Feeling, p.modality)
+	if p.hasMeet && strings.HasPrefix(p.meet.f.name, "grief") && d.Mode != ModeGuidedExercise {
+		// A loss told with anger is grief, not a call for DBT skills.
+		p.modality = ModalityGrief
+	}
+	p.c = newComposer(req.Text, req.TurnCount, recentKeys(req), prevReplies(req.History, recentReplies))
 	rc := readRuleChange(req.Text)
 	for _, r := range rc.set {
 		p.st.addRule(r)
@@ -91,13 +106,38 @@ func build(req Request) *plan {
 	return p
 }
 
-func prevReply(h []Line) string {
-	for i := len(h) - 1; i >= 0; i-- {
+// prevReplies returns Haven's last n replies in h.
+func prevReplies(h []Line, n int) []string {
+	var out []string
+	for i := len(h) - 1; i >= 0 && len(out) < n; i-- {
 		if !h[i].User {
-			return h[i].Text
+			out = append(out, h[i].Text)
 		}
 	}
-	return ""
+	return out
+}
+
+// recentKeys are the keys not to use again this turn: the last reply's
+// (req.RecentKeys) and those of the replies before it that the state keeps.
+func recentKeys(req Request) []string {
+	out := slices.Clone(req.RecentKeys)
+	for _, ks := range req.State.Recent {
+		out = append(out, ks...)
+	}
+	return out
+}
+
+// rememberKeys returns recent with keys appended as the newest reply's,
+// keeping the last recentReplies replies.
+func rememberKeys(recent [][]string, keys []string) [][]string {
+	if len(keys) == 0 {
+		return recent
+	}
+	out := append(slices.Clone(recent), slices.Clone(keys))
+	if len(out) > recentReplies {
+		out = out[len(out)-recentReplies:]
+	}
+	return out
 }
 
 // draft returns the scripted reply's draft with what core adds: the recall
@@ -123,9 +163,11 @@ func (p *plan) response(d reply.Draft) Response {
 	text, keys := a.Text, a.Keys
 	st := p.st
 	st.Stage, st.Exercise, st.Step = p.stage, p.exercise, p.step
+	st.Recent = rememberKeys(st.Recent, keys)
 	return Response{
 		Text: text, Mode: p.mode, Modality: p.modality,
 		Event: p.event, State: st, Keys: keys, Source: ReplyScripted,
+		Met: p.met, Answered: p.answered,
 	}
 }
 
@@ -160,6 +202,7 @@ func (p *plan) write(rc ruleChange) {
 		p.mode, p.stage = ModeSupportive, StageStabilizing
 		p.st.Stabilize = max(p.st.Stabilize, 2)
 		if !isGoodbye(text) {
+			p.met = emotion.Negative
 			if r := reflection(text); r != "" {
 				p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".")
 			}
@@ -212,14 +255,16 @@ func (p *plan) write(rc ruleChange) {
 		return
 	case intentIdentity:
 		p.generate = false
-		p.c.must("who", identity)
+		p.answered = true
+		p.c.must("who", whatHavenIs(p.req.LanguageModel))
 		p.c.say("who-can", "I can listen, help you sort through what's on your mind, and guide a few short exercises for stress and worry.",
 			"I can listen, reflect things back, and walk you through a few calming exercises if you'd like.")
 		p.c.ask("who-q", "What would you like to talk about?", "What's on your mind today?")
 		return
 	case intentConfidential:
 		p.generate = false
-		p.c.must("privacy", "Honest answer: I'm an AI, and our conversation is saved by the service that runs Haven so I can keep track of it. It isn't confidential the way a session with a therapist is, so share only what feels okay to share.")
+		p.answered = true
+		p.c.must("privacy", privacyAnswer)
 		p.c.ask("privacy-q", "What's on your mind?", "What would you like to talk about?")
 		return
 	case intentGoodbye:
@@ -291,9 +336,29 @@ func (p *plan) share(text string) {
 	if p.req.FirstContact {
 		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
 	}
+	// A direct question is answered first; the conversation then goes on.
+	a, answered := findAnswer(text, p.askContext())
+	if answered {
+		p.answered = true
+		p.c.must("answer-"+a.key, a.text)
+		if a.reference != "" {
+			p.reference = a.reference
+		}
+		if a.whole && (!p.hasMeet || p.meet.fromContext) {
+			p.brief = "They asked you a direct question. Answer it first, briefly and truthfully (the reference has the facts), then invite them to go on."
+			if a.ask != "" && !p.style.justListen {
+				p.c.ask("answer-q-"+a.key, a.ask)
+			} else {
+				p.c.ask("back-q", "How are you doing with everything else?", "What's on your mind today?",
+					"Is there something you'd like to talk through?", "How are things with you right now?",
+					"What would be most helpful to talk about?")
+			}
+			return
+		}
+	}
 	if thanksRE.MatchString(text) && len(strings.Fields(text)) <= 6 {
 		p.c.say("thanks", "You're welcome. I'm glad this helps a little.", "Of course. Thank you for trusting me with it.", "Anytime. I'm glad you're here.")
-		p.c.ask("thanks-q", "Is there anything else on your mind?", "How are you feeling now?")
+		p.c.ask("thanks-q", "Is there anything else on your mind?", "How are you feeling now?", "What would you like to do with the rest of today?")
 		p.brief = "They thanked you. Receive it warmly and leave the door open."
 		return
 	}
@@ -305,14 +370,10 @@ func (p *plan) share(text string) {
 		p.brief = "They're unsure what to say. Make it easy: no pressure, one gentle, concrete question."
 		return
 	}
-	f, hasFeeling := firstFeeling(text)
-	if !hasFeeling && p.modality == ModalityGrief {
-		// In a conversation about a loss, a message that names no feeling
-		// ("everyone says it gets easier but it doesn't") is still grief.
-		f, hasFeeling = feelingNamed("grief")
-	}
+	m, hasFeeling := p.meet, p.hasMeet
+	f := m.f
 	t, hasTopic := firstTopic(text)
-	if hasFeeling && f.name != "good" {
+	if hasFeeling && m.valence == emotion.Negative {
 		p.st.addTheme(f.name)
 	}
 	if hasTopic {
@@ -322,17 +383,17 @@ func (p *plan) share(text string) {
 	if afterCrisis {
 		p.c.say("stab", "I'm really glad you're still here talking with me.", "Thank you for staying with me.", "I'm here with you.")
 	}
-	// A harsh word about themselves ("I feel so stupid") is met, not
-	// mirrored back: saying it again would repeat the judgment.
-	if r := reflection(text); r != "" && !(hasFeeling && f.name == "guilt") {
-		p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".", "From what you're saying, "+r+".", "So "+r+".")
-	}
+	p.reflectHeart(text, m, hasFeeling)
 	if hasFeeling {
+		p.met = m.valence
 		p.c.say("feel-"+f.name, f.validations...)
 	} else if len(p.c.parts) == 0 || (len(p.c.parts) == 1 && p.req.FirstContact) {
 		p.c.say("listen", "Thank you for telling me.", "I'm listening.", "I hear you.", "Thanks for sharing that with me.", "I'm with you.", "Go on, I'm listening.", "Okay.")
 	}
-	p.brief = "Reflect what they said in their own words, validate the feeling, and ask one open question."
+	p.brief = "Reflect the heart of what they said in their own words, meet the feeling, and ask one open question."
+	if answered {
+		p.brief = "They asked you a direct question: answer it first, briefly and truthfully (the reference has the facts). Then reflect what they said, meet the feeling, and ask at most one question."
+	}
 
 	if afterCrisis {
 		p.c.say("stab-res", "The support lines I shared are there any time, day or night.", "If things feel unsafe again, the numbers I gave you are there any time.")
@@ -342,7 +403,7 @@ func (p *plan) share(text string) {
 	}
 
 	// Professional help, once a session, when what they describe calls for it.
-	if !p.st.SuggestedHelp && helpNeedRE.MatchString(text) && (hasFeeling || acuteRE.MatchString(text)) {
+	if !p.st.SuggestedHelp && helpNeedRE.MatchString(text) && (hasFeeling && m.valence != emotion.Positive || acuteRE.MatchString(text)) {
 		p.st.SuggestedHelp = true
 		p.c.say("pro", "When something has been this heavy for this long, it can really help to talk to a GP or a counsellor as well; you deserve that kind of support. I'm still here to talk, too.",
 			"If it's been like this for a while, a GP or a counsellor could help alongside our chats, and you deserve that support. I'll still be here, too.")
@@ -357,26 +418,98 @@ func (p *plan) share(text string) {
 	if p.offer(text, f, hasFeeling) {
 		return
 	}
+	p.followUp(text, m, hasFeeling, t, hasTopic)
+}
+
+// reflectHeart reflects the heart of the message, framed for the feeling
+// it carries. A harsh word about themselves ("I feel so stupid") is met,
+// not mirrored back: saying it again would repeat the judgment; and a joke
+// at their own expense is not told back either.
+func (p *plan) reflectHeart(text string, m meeting, hasFeeling bool) {
+	if lex, ok := firstFeeling(text); ok && lex.name == "guilt" {
+		return
+	}
+	if hasFeeling && m.f.name == "sarcasm" {
+		return
+	}
+	r := reflection(text)
+	if r == "" {
+		return
+	}
 	switch {
-	case hasFeeling && !hasTopic && len(strings.Fields(text)) < 6 && f.name != "good" && len(p.req.State.Themes) == 0:
+	case hasFeeling && m.valence == emotion.Positive:
+		p.c.say("reflect-good", upperFirst(r)+"!", "Wow, "+r+"!", "Oh, "+r+"!")
+	case hasFeeling && m.f.name == "grief-anger":
+		p.c.say("reflect-grief", "No wonder "+r+".", "Of course "+r+".", "It makes sense that "+r+".")
+	default:
+		p.c.say("reflect", "It sounds like "+r+".", "I'm hearing that "+r+".", "From what you're saying, "+r+".",
+			"So "+r+".", "If I'm hearing you right, "+r+".", "It seems "+r+".")
+	}
+}
+
+// followUp asks the reply's one question: about the feeling it met, the
+// part of life the message is about, or an open one.
+func (p *plan) followUp(text string, m meeting, hasFeeling bool, t topic, hasTopic bool) {
+	f := m.f
+	them, they := lostOne(text)
+	switch {
+	case hasFeeling && m.valence == emotion.Positive:
+		p.c.ask("good-q", "How are you going to celebrate?", "How does it feel?", "What did it take to get there?",
+			"Who have you told so far?", "What are you most looking forward to?", "What made the difference?")
+	case hasFeeling && f.name == "sarcasm":
+		p.c.ask("sarcasm-q", "What's made it hard to get started?", "How are you feeling about it, underneath the joke?",
+			"What would a small, realistic first step look like?", "How much is this weighing on you right now?")
+	case hasFeeling && f.name == "mixed":
+		p.c.ask("mixed-q", "Which feeling is louder right now?", "What's the part that doesn't feel good?",
+			"Can you tell me about both sides of it?")
+	case hasFeeling && f.name == "grief-anger":
+		p.c.ask("grief-q", "What do you wish people would say instead?", "Would you like to tell me about "+them+"?",
+			"What has it been like for you since?", "What do you miss most about "+them+"?")
+	case hasFeeling && !hasTopic && len(strings.Fields(text)) < 6 && len(p.req.State.Themes) == 0:
 		p.c.ask("short-q", "What's been going on?", "Do you want to tell me what's been happening?", "What's been weighing on you?")
 	case hasFeeling && f.name == "heartbreak":
 		p.c.ask("heartbreak-q", "How have you been holding up since it ended?", "What has been the hardest part since then?", "What do you miss most right now?")
 	case hasFeeling && f.name == "guilt":
 		p.c.ask("guilt-q", "What would you say to a friend who told you the same thing?", "Is that the whole story, or just the loudest part of it?", "What makes you so sure it was all on you?")
 	case hasFeeling && f.name == "grief":
-		p.c.ask("grief-q", "Would you like to tell me about them?", "What has it been like for you since?", "What do you miss most?", "How are you looking after yourself through this?")
+		p.c.ask("grief-q", "Would you like to tell me about "+them+"?", "What has it been like for you since?", "What do you miss most about "+them+"?",
+			"How are you looking after yourself through this?", "What "+map[string]string{"they": "were they", "she": "was she", "he": "was he"}[they]+" like?")
 	case hasTopic:
-		p.c.ask("topic-"+t.name, t.questions...)
-	case hasFeeling && f.name == "good":
-		p.c.ask("good-q", "What made the difference?", "How are you going to enjoy it?")
+		p.c.ask("topic-q-"+t.name, t.questions...)
 	case hasFeeling:
 		p.c.ask("feel-q", "When did you start feeling this way?", "What has this been like for you day to day?",
-			"What do you think you need most right now?", "What's the hardest part of it?")
+			"What do you think you need most right now?", "What's the hardest part of it?", "How long has it been like this?",
+			"What does a day like that look like for you?")
 	default:
-		p.c.ask("open-q", "Can you tell me more about that?", "How has that been for you?", "What feels most important about it to you?",
-			"What's that been like?", "How do you feel about that?", "What goes through your mind when you think about it?", "What do you make of that?")
+		p.c.ask(openGroup, openQuestions...)
 	}
+}
+
+// lostOne is how to name the person a message about a loss speaks of, as
+// object and subject: "her"/"she", "him"/"he", or "them"/"they" when it
+// does not say.
+func lostOne(text string) (object, subject string) {
+	switch {
+	case sheRE.MatchString(text):
+		return "her", "she"
+	case heRE.MatchString(text):
+		return "him", "he"
+	}
+	return "them", "they"
+}
+
+var (
+	sheRE = textmatch.MustCompile(`(?i)\b(she|her|she's|mum|mom|mother|sister|wife|daughter|grandma|granny|nan|aunt|girlfriend)\b`)
+	heRE  = textmatch.MustCompile(`(?i)\b(he|him|he's|dad|father|brother|husband|son|grandad|grandpa|uncle|boyfriend)\b`)
+)
+
+// upperFirst capitalizes the first letter of s.
+func upperFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
 }
 
 // offer adds a gentle exercise offer when the moment fits: the person
@@ -388,7 +521,7 @@ func (p *plan) offer(text string, f feeling, hasFeeling bool) bool {
 		return false
 	}
 	acute := acuteRE.MatchString(text)
-	if hasFeeling && slices.Contains([]string{"grief", "heartbreak", "guilt", "low", "lonely"}, f.name) && !acute {
+	if hasFeeling && slices.Contains([]string{"grief", "grief-anger", "heartbreak", "guilt", "low", "lonely", "good", "mixed"}, f.name) && !acute {
 		return false
 	}
 	fits := acute || ((p.modality == ModalityACT || p.modality == ModalityDBT) && p.req.TurnCount >= 3) ||
@@ -448,6 +581,7 @@ func suited(text string, st State, m Modality) *exercises.Exercise {
 // psychoed answers a question with a snippet and one follow-up question.
 func (p *plan) psychoed(s snippet) {
 	p.mode = ModePsychoeducation
+	p.answered = true
 	if p.req.FirstContact {
 		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
 	}

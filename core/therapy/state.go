@@ -48,6 +48,10 @@ type State struct {
 	SuggestedHelp bool `json:"suggested_help,omitempty"`
 	// Interrupted is the exercise a crisis or safety question interrupted.
 	Interrupted string `json:"interrupted,omitempty"`
+	// Recent holds the template keys of Haven's last replies (at most
+	// recentReplies), oldest first, so that no template,
+	// and above all no follow-up question, comes back within five replies.
+	Recent [][]string `json:"recent,omitempty"`
 }
 
 // StateVersion is the version of State's encoding that Encode writes.
@@ -149,6 +153,7 @@ func (s State) clone() State {
 	s.Rules = slices.Clone(s.Rules)
 	s.Themes = slices.Clone(s.Themes)
 	s.Done = slices.Clone(s.Done)
+	s.Recent = slices.Clone(s.Recent)
 	if s.Answers != nil {
 		a := make(map[string]string, len(s.Answers))
 		for k, v := range s.Answers {

@@ -99,6 +99,9 @@ func (t *Therapist) Respond(ctx context.Context, req Request) Response {
 	if req.Log != nil {
 		log = req.Log
 	}
+	if t.llm != nil {
+		req.LanguageModel = true
+	}
 	p := build(req)
 	scripted := p.draft()
 	resp := p.response(scripted)

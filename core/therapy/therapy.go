@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/havenbot/haven/core/reply"
+	"github.com/havenbot/haven/emotion"
 )
 
 // Mode is how Haven meets the person this turn.
@@ -117,8 +118,16 @@ type Request struct {
 	// without this message.
 	History []Line
 	// RecentKeys are the template keys used in the last reply; they are not
-	// used again right away.
+	// used again right away. The keys of the replies before it are kept in
+	// State, so no question comes back within the last five replies.
 	RecentKeys []string
+	// Feeling is what the message says about feelings (emotion.Read); the
+	// zero Reading means nothing was read, and lexical cues stand in.
+	Feeling emotion.Reading
+	// LanguageModel is true when a language model writes Haven's replies
+	// in this deployment: "are you a script?" is answered truthfully from
+	// it. The Therapist sets it when it has a model.
+	LanguageModel bool
 	// SafetyQuestion, when set, replaces the reply's closing question: the
 	// crisis gate saw warning signs and asks one direct question. A running
 	// exercise is paused for it.
@@ -180,6 +189,14 @@ type Response struct {
 	// LLMCalls and Tokens count the reply's model use (dispatch counts its
 	// own in Decision).
 	LLMCalls, Tokens int
+	// Met is the valence of the feeling the reply met: emotion.Positive
+	// when it meets good news, emotion.Negative when it meets pain,
+	// frustration or grief, emotion.Ambiguous for mixed feelings, "" when
+	// it reflected no feeling.
+	Met emotion.Valence
+	// Answered is true when the reply answers a direct question the
+	// message asked, before going on.
+	Answered bool
 }
 
 // maxReadBytes bounds how much of a message the rules read: a person's

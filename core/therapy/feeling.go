@@ -1,0 +1,149 @@
+package therapy
+
+import (
+	"github.com/havenbot/haven/emotion"
+	"github.com/havenbot/haven/internal/textmatch"
+)
+
+// Meeting the feeling: what a reply answers in a message is the feeling it
+// carries, read from the emotion classifier's Reading (Request.Feeling) and,
+// when there is none, from lexical cues. Joy and pride are good news; grief
+// stays grief even when it comes with anger; a joke at one's own expense is
+// the frustration under it, never good news.
+
+// meeting is the feeling a reply meets.
+type meeting struct {
+	// f is the feeling family (see feelings), with its validations.
+	f feeling
+	// valence is what the reply meets: emotion.Positive for good news,
+	// emotion.Negative for pain, frustration or grief, emotion.Ambiguous
+	// for mixed feelings.
+	valence emotion.Valence
+	// angry is set when anger comes with the feeling (grief with anger).
+	angry bool
+	// fromContext is set when the message itself carries no feeling and
+	// the session's modality supplied it (grief).
+	fromContext bool
+}
+
+var (
+	// griefCueRE is a loss named in other words than the lexicon's.
+	griefCueRE = textmatch.MustCompile(`(?i)\b((in )?a better place|(she|he)('?s| is) gone|since (she|he|they) (died|passed|went)|(her|his|their) (funeral|grave|ashes)|lost (her|him) (last|this|in|to)|still can'?t believe (she|he)'?s gone|passed away|passed last)\b`)
+	// angerCueRE is anger in the person's words.
+	angerCueRE = textmatch.MustCompile(`(?i)\b(angry|furious|rage|livid|pissed|so mad|want to (scream|punch|yell|hit|throw)|scream(ing)?|sick of|can'?t stand|hate (it|that|them|when))\b`)
+	// praiseRE is a word of praise, the material of sarcasm.
+	praiseRE = textmatch.MustCompile(`(?i)\b(great|brilliant|fantastic|wonderful|amazing|perfect|awesome|lovely|splendid|stellar|nice one|good job|well done)\b`)
+	// failureCueRE is a setback told about oneself.
+	failureCueRE = textmatch.MustCompile(`(?i)\b(zero|nothing (done|yet)|none of (it|them)|(haven'?t|didn'?t|never) (even )?(started|studied|done|finished|opened)|failed|fail(ing)? (again|everything)|screwed|messed up|forgot|missed (the|my)|procrastinat\w*|overslept|broke (my|the)|lost my (keys|wallet|phone|job)|fired|rejected|last minute)\b`)
+	// sarcasmRE is sarcasm that needs no second cue.
+	sarcasmRE = textmatch.MustCompile(`(?i)\b((great|good|brilliant|fantastic|stellar|excellent) (life )?(choices|decisions|planning|job,? me)|(just|oh) (great|perfect|wonderful|fantastic|brilliant|lovely)|(yay|go|way to go),? me|love that for me|what a (great|fantastic|wonderful|perfect) (day|week|start|life)|could (this|today|my life) get any better|thanks a lot,? (brain|life|universe|me))\b|/s\s*$`)
+	// goodNewsRE is good news told plainly.
+	goodNewsRE = textmatch.MustCompile(`(?i)\b(i (got|landed|passed|won|finished|did) (it|the (job|offer|part|place|promotion|scholarship|exam|test|interview)|my (exam|test|driving test|degree|thesis)|in)|got (the job|the offer|promoted|accepted|hired|engaged|in)|i passed|i did it|(we|i) made it|good news|great news|so happy|so excited|so proud|proud of myself|finally (did|got|finished|passed)|feel(ing)? (so much |much |a lot |a bit )?better|doing (so much |much |a lot )?better|best day)\b`)
+)
+
+// positiveLabels, negativeLabels: the GoEmotions labels by the valence they
+// carry (Ekman's grouping; surprise and the neutral label carry none).
+var (
+	positiveLabels = []emotion.Label{"joy", "pride", "excitement", "gratitude", "relief", "love", "optimism", "admiration", "amusement", "approval", "caring", "desire"}
+	// negativeFamilies maps negative labels to the feeling family that
+	// meets them, strongest need first.
+	negativeFamilies = []struct {
+		label  emotion.Label
+		family string
+	}{
+		{"grief", "grief"},
+		{"remorse", "guilt"},
+		{"embarrassment", "guilt"},
+		{"fear", "anxious"},
+		{"nervousness", "anxious"},
+		{"sadness", "low"},
+		{"disappointment", "low"},
+		{"anger", "frustrated"},
+		{"annoyance", "frustrated"},
+		{"disgust", "frustrated"},
+		{"disapproval", "frustrated"},
+	}
+)
+
+// read returns the feeling a reply to text meets; ok is false when there
+// is none to meet (a neutral message with no cue). modality is the
+// session's modality: in a conversation about a loss, a message that
+// names no feeling is still grief.
+func readMeeting(text string, r emotion.Reading, modality Modality) (meeting, bool) {
+	lex, hasLex := firstFeeling(text)
+	angry := angerCueRE.MatchString(text) || r.Has("anger") || r.Has("annoyance")
+	named := func(name string, v emotion.Valence) (meeting, bool) {
+		f, _ := feelingNamed(name)
+		return meeting{f: f, valence: v, angry: angry}, true
+	}
+	// Grief first, also when it comes with anger: the anger is part of it.
+	if r.Has("grief") || griefCueRE.MatchString(text) || (hasLex && lex.name == "grief") {
+		if angry {
+			return named("grief-anger", emotion.Negative)
+		}
+		return named("grief", emotion.Negative)
+	}
+	// A joke at their own expense is the frustration under it.
+	if sarcasmRE.MatchString(text) || (praiseRE.MatchString(text) && failureCueRE.MatchString(text) && !goodNewsRE.MatchString(text)) {
+		return named("sarcasm", emotion.Negative)
+	}
+	if read := len(r.Emotions) > 0 || r.Valence != ""; read {
+		switch r.Valence {
+		case emotion.Positive:
+			if hasLex && lex.name != "good" && !goodNewsRE.MatchString(text) {
+				// The classifier heard warmth ("thanks, I'm so tired"),
+				// the words name a pain: meet the pain.
+				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
+			}
+			return named("good", emotion.Positive)
+		case emotion.Ambiguous:
+			if hasPositive(r) && (hasNegative(r) || hasLex && lex.name != "good") {
+				return named("mixed", emotion.Ambiguous)
+			}
+		case emotion.Negative:
+			if hasLex && lex.name != "good" {
+				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
+			}
+			for _, nf := range negativeFamilies {
+				if r.Has(nf.label) {
+					return named(nf.family, emotion.Negative)
+				}
+			}
+			return named("low", emotion.Negative)
+		}
+	}
+	// Lexical cues, when the reading is empty or neutral.
+	switch {
+	case goodNewsRE.MatchString(text) && !(hasLex && lex.name != "good"):
+		return named("good", emotion.Positive)
+	case goodNewsRE.MatchString(text):
+		return named("mixed", emotion.Ambiguous)
+	case hasLex && lex.name == "good":
+		return named("good", emotion.Positive)
+	case hasLex:
+		return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
+	case modality == ModalityGrief:
+		m, ok := named("grief", emotion.Negative)
+		m.fromContext = true
+		return m, ok
+	}
+	return meeting{}, false
+}
+
+func hasPositive(r emotion.Reading) bool {
+	for _, l := range positiveLabels {
+		if r.Has(l) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasNegative(r emotion.Reading) bool {
+	for _, nf := range negativeFamilies {
+		if r.Has(nf.label) {
+			return true
+		}
+	}
+	return false
+}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/havenbot/haven/core/reply"
+	"github.com/havenbot/haven/emotion"
 )
 
 // Mode is how Haven meets the person this turn.
@@ -106,6 +107,9 @@ type Line struct {
 type Request struct {
 	// Text is the person's message.
 	Text string
+	// Feeling is what the message says about feelings (emotion.Read); the
+	// zero Reading means nothing was read.
+	Feeling emotion.Reading
 	// FirstContact is true the very first time Haven meets this person; the
 	// reply then says what Haven is.
 	FirstContact bool
@@ -175,6 +179,13 @@ type Response struct {
 	Keys []string
 	// Source says who wrote Text.
 	Source ReplySource
+	// Met is the valence the reply met: Positive when it meets good news,
+	// Negative when it meets pain, frustration or grief, "" when it did not
+	// reflect a feeling.
+	Met emotion.Valence
+	// Answered is true when the reply answers a direct question the
+	// message asked, before going on.
+	Answered bool
 	// GuardReason names the guard rule a generated reply failed (no text).
 	GuardReason string
 	// LLMCalls and Tokens count the reply's model use (dispatch counts its

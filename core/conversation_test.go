@@ -29,7 +29,7 @@ import (
 
 // suiteFloor is the least share of properties that must hold. It is what
 // this branch reaches; the lead raises it as the work lands.
-const suiteFloor = 0.84
+const suiteFloor = 0.85
 
 // The property kinds, as the report counts them.
 const (

@@ -48,7 +48,7 @@ var commandList = []commandSpec{
 	{"reset", "start a new conversation (this one is kept, and closed)"},
 	{"whoami", "how Haven knows you, and this conversation's session"},
 	{"memory", "what Haven remembers about you; /memory pause|resume, /memory recall on|off"},
-	{"forget", "forget one memory (/forget 2, /forget my ex) or everything (/forget all)"},
+	{"forget", "forget one memory (/forget 2, /forget my ex), what you just said (/forget that) or everything (/forget all)"},
 	{"export", "everything Haven holds about you, as a JSON file"},
 }
 

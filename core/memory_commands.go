@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,41 +29,109 @@ const unsafeRuleReply = "I hear you, and I'll keep things as light as I can. The
 	"That's there to keep you safe, not to push you. Other than that, tell me how you'd like me to talk with you " +
 	"(shorter replies, just listening, fewer questions) and I'll remember it."
 
+// forgetThat is the argument of a forget command that means "what my last
+// message said" ("don't remember that", "/forget that").
+const forgetThat = "that"
+
 // plainMemory recognises memory controls said in plain words. Each pattern
-// must match the whole message, so ordinary conversation is never taken
-// for a command.
+// must match the whole message (once plainCore has taken off the fillers
+// and courtesies around it), so ordinary conversation is never taken for a
+// command.
 var plainMemory = []struct {
 	re   *textmatch.Regexp
 	name string
 	args string // "$1" takes the first group
 }{
 	{textmatch.MustCompile(`^(what|what else) (do|did) you (remember|know|keep) about me$|^what have you (remembered|saved|kept)( about me)?$|^(show|list)( me)? (my memories|what you remember( about me)?)$`), "memory", "list"},
-	{textmatch.MustCompile(`^(please )?(can you )?forget (everything|all of it|all about me|everything (you know )?about me|everything i('ve| have) (said|told you))$`), "forget", "all"},
-	{textmatch.MustCompile(`^(please )?(can you )?forget (number |#|no\.? ?)?([0-9]{1,4})$`), "forget", "$4"},
-	{textmatch.MustCompile(`^(please )?(can you )?forget (that|what) i (said|mentioned|told you)( about)? (.+)$`), "forget", "$6"},
-	{textmatch.MustCompile(`^(please )?(can you )?forget (about )?(my .+)$`), "forget", "$4"},
-	{textmatch.MustCompile(`^(please )?(export|download|send me|give me) (all )?(my data|my memories|everything you (have|keep|know) about me)$`), "export", ""},
-	{textmatch.MustCompile(`^(please )?(pause memory|go incognito|incognito( mode)?( on)?|stop remembering( things)?|don't remember anything( from now on)?)$`), "memory", "pause"},
-	{textmatch.MustCompile(`^(please )?(resume memory|incognito off|start remembering( again)?|you can remember (things )?again)$`), "memory", "resume"},
-	{textmatch.MustCompile(`^(please )?(turn )?(proactive )?recall (off|on)$`), "memory", "recall $4"},
+	{textmatch.MustCompile(`^forget (everything|all of it|all about me|everything (you know )?about me|everything i('ve| have) (said|told you))$`), "forget", "all"},
+	{textmatch.MustCompile(`^forget (number |#|no\.? ?)?([0-9]{1,4})$`), "forget", "$2"},
+	{textmatch.MustCompile(`^(export|download|send me|give me) (all )?(my data|my memories|everything you (have|keep|know) about me)$`), "export", ""},
+	{textmatch.MustCompile(`^(pause memory|go incognito|incognito( mode)?( on)?|stop remembering( things)?|don't remember anything( from now on)?)$`), "memory", "pause"},
+	{textmatch.MustCompile(`^(resume memory|incognito off|start remembering( again)?|you can remember (things )?again)$`), "memory", "resume"},
+	{textmatch.MustCompile(`^(turn )?(proactive )?recall (off|on)$`), "memory", "recall $3"},
 }
+
+var (
+	// plainLead, plainPolite and plainTail are what surrounds a request
+	// said in plain words: "actually, please ... too".
+	plainLead   = textmatch.MustCompile(`^((actually|oh|and|also|ok|okay|hey|um|umm|so|wait|sorry|right|hmm|well|haven|one more thing|oh and|and also)[,:;]? )+`)
+	plainPolite = textmatch.MustCompile(`^((please|pls|plz|can you|could you|would you|will you|i'd like you to|i would like you to|i want you to|i need you to|kindly|just) )+`)
+	plainTail   = textmatch.MustCompile(`(,? (too|as well|also|please|thanks|thank you|for me|if you can|if you could|if that's ok|if that's okay|ok|okay))+$`)
+
+	// forgetLastRE asks to forget what the last message said.
+	forgetLastRE = textmatch.MustCompile(`^((forget|delete|erase|remove) (what i (just )?(said|wrote|told you)|i (ever )?said (that|anything)|the last thing i said|my last message|that last (bit|message|part))|(don't|dont|do not) (remember|keep|save|store|note down|hold on to) (that|this|what i (just )?said))$`)
+	// forgetThisRE is "forget that" alone: a request only when said with a
+	// courtesy ("please forget that"); bare, it is as often "never mind".
+	forgetThisRE = textmatch.MustCompile(`^(forget|delete|erase) (that|this)$`)
+	// forgetDetailRE asks to forget a detail: "forget that I have a dog",
+	// "forget about my ADHD", "forget what I said about my sister".
+	forgetDetailRE = textmatch.MustCompile(`^(forget|delete|erase|remove|wipe) (((that|what|everything|anything|the (stuff|thing|bit)) i (just )?(said|mentioned|told you|wrote|shared)( about| regarding| re| of)?|(what|everything|anything) you (know|remember|have|kept|saved) about|all about|about|the fact that|that|(?P<my>my|our)) )(?P<detail>.+)$`)
+	// notADetail are words that never name a detail: "forget about it" and
+	// "forget about him" are said as feelings, not requests.
+	notADetail = textmatch.MustCompile(`^(it|that|this|them|him|her|me|us|you|everything|anything|all|all of it|the past|the whole thing|today|yesterday|last night)$`)
+)
 
 // trimEnd drops surrounding space and trailing sentence punctuation.
 func trimEnd(s string) string {
 	return strings.TrimRight(strings.TrimSpace(s), " \t\r\n.!?")
 }
 
+// plainCore returns a short message lower-cased, with the fillers and
+// courtesies around a request taken off, and whether a courtesy ("please",
+// "can you") was among them. "" for a message too long to be a command.
+func plainCore(text string) (core string, polite bool) {
+	// Commands are short; a long message is never one (and is not scanned).
+	if len(text) > 400 {
+		return "", false
+	}
+	s := strings.ToLower(trimEnd(text))
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "’", "'")), " ")
+	if len(s) > 200 {
+		return "", false
+	}
+	for range 2 {
+		s = strings.TrimPrefix(s, plainLead.FindString(s))
+		if p := plainPolite.FindString(s); p != "" {
+			s, polite = strings.TrimPrefix(s, p), true
+		}
+	}
+	if loc := plainTail.FindStringIndex(s); loc != nil {
+		polite = polite || strings.Contains(s[loc[0]:], "please")
+		s = s[:loc[0]]
+	}
+	return trimEnd(s), polite
+}
+
+// plainForget reads a request to forget something said in plain words and
+// returns the forget command's argument: forgetThat for "what my last
+// message said", else the words that name the detail. ok is false for
+// anything else, including "I forgot my keys" and "I want to forget him".
+func plainForget(s string, polite bool) (arg string, ok bool) {
+	if forgetLastRE.MatchString(s) || (polite && forgetThisRE.MatchString(s)) {
+		return forgetThat, true
+	}
+	m := forgetDetailRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	detail := strings.TrimSpace(m[forgetDetailRE.SubexpIndex("detail")])
+	if my := m[forgetDetailRE.SubexpIndex("my")]; my != "" {
+		detail = my + " " + detail
+	}
+	// A detail is a few words; a clause after a comma, or a long one, is
+	// conversation ("forget about my ex, he never cared").
+	if notADetail.MatchString(detail) || strings.ContainsAny(detail, ",;:") || len(strings.Fields(detail)) > 8 {
+		return "", false
+	}
+	return detail, true
+}
+
 // plainMemoryCommand returns the memory command a message says in plain
 // words, or nil. A request that would weaken safety ("never mention
 // hotlines") is one too: it is refused kindly.
 func plainMemoryCommand(text string) *Command {
-	// Commands are short; a long message is never one (and is not scanned).
-	if len(text) > 400 {
-		return nil
-	}
-	s := strings.ToLower(trimEnd(text))
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "’", "'")), " ")
-	if s == "" || len(s) > 200 {
+	s, polite := plainCore(text)
+	if s == "" {
 		return nil
 	}
 	for _, p := range plainMemory {
@@ -72,6 +141,9 @@ func plainMemoryCommand(text string) *Command {
 		}
 		args := string(p.re.ExpandString(nil, p.args, s, m))
 		return &Command{Name: p.name, Args: strings.TrimSpace(args), Plain: true}
+	}
+	if arg, ok := plainForget(s, polite); ok {
+		return &Command{Name: "forget", Args: arg, Plain: true}
 	}
 	if extract.UnsafeRule(text) {
 		return &Command{Name: "memory", Args: "unsafe-rule", Plain: true}
@@ -213,7 +285,7 @@ func (e *Engine) listMemory(ctx context.Context, t *Turn) (string, error) {
 func (e *Engine) forget(ctx context.Context, t *Turn, arg string) (string, error) {
 	switch strings.ToLower(arg) {
 	case "":
-		return "What should I forget? Say /forget 2 (a number from /memory), /forget and some words, or /forget all.", nil
+		return "What should I forget? Say /forget 2 (a number from /memory), /forget and some words, /forget that (what you just said), or /forget all.", nil
 	case "all", "everything":
 		cp := t.Checkpoint
 		cp.PendingApproval = &memory.Approval{
@@ -233,38 +305,137 @@ func (e *Engine) forget(ctx context.Context, t *Turn, arg string) (string, error
 	if err != nil {
 		return "", err
 	}
+	if strings.EqualFold(arg, forgetThat) {
+		return e.forgetLastMessage(ctx, t, recs)
+	}
 	if n, err := strconv.Atoi(arg); err == nil {
 		if n < 1 || n > len(recs) {
 			return fmt.Sprintf("I don't have a number %d; /memory shows the list (%d %s).", n, len(recs), plural(len(recs), "item", "items")), nil
 		}
 		r := recs[n-1]
-		if err := e.mem.Forget(ctx, t.Person.ID, r.Ref); err != nil {
+		lines, err := e.mem.MatchTranscript(ctx, t.Person.ID, mentionsRecord([]memory.Record{r}))
+		if err != nil {
+			return "", err
+		}
+		if err := e.mem.Forget(ctx, t.Person.ID, append([]memory.Ref{r.Ref}, transcriptRefs(lines)...)...); err != nil {
 			return "", err
 		}
 		return "Done, I've forgotten that: " + r.Words(memory.ToThem), nil
 	}
-	var refs []memory.Ref
+	var matched []memory.Record
 	for _, r := range recs {
 		if memory.Matches(arg, r.Text()) {
-			refs = append(refs, r.Ref)
+			matched = append(matched, r)
 		}
 	}
-	ids, err := e.mem.MatchTranscript(ctx, t.Person.ID, func(s string) bool { return memory.Matches(arg, s) })
+	byRecord := mentionsRecord(matched)
+	ids, err := e.mem.MatchTranscript(ctx, t.Person.ID, func(s string) bool { return memory.Matches(arg, s) || byRecord(s) })
 	if err != nil {
 		return "", err
 	}
+	if len(matched) == 0 && len(ids) == 0 {
+		return "I couldn't find anything I remember about that. /memory shows everything I keep.", nil
+	}
+	if err := e.mem.Forget(ctx, t.Person.ID, append(recordRefs(matched), transcriptRefs(ids)...)...); err != nil {
+		return "", err
+	}
+	return forgotten(len(matched), len(ids)), nil
+}
+
+// forgetLastMessage forgets what the person's last message in this
+// session said: the facts drawn from it, the message itself and Haven's
+// replies to it, and every other line of our conversations that names one
+// of those facts.
+func (e *Engine) forgetLastMessage(ctx context.Context, t *Turn, recs []memory.Record) (string, error) {
+	last, text, err := e.mem.LastMessage(ctx, t.Person.ID, t.Session.ID)
+	if err != nil {
+		return "", err
+	}
+	if len(last) == 0 {
+		return "I don't have anything from you in this conversation to forget. /memory shows everything I keep.", nil
+	}
+	var matched []memory.Record
+	for _, r := range recs {
+		if f := r.Fact; f != nil && f.SessionID == t.Session.ID &&
+			(f.Turn == t.Checkpoint.TurnCount || f.Evidence != "" && strings.Contains(strings.ToLower(text), strings.ToLower(f.Evidence))) {
+			matched = append(matched, r)
+		}
+	}
+	byRecord := mentionsRecord(matched)
+	ids, err := e.mem.MatchTranscript(ctx, t.Person.ID, byRecord)
+	if err != nil {
+		return "", err
+	}
+	for _, id := range last {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	if err := e.mem.Forget(ctx, t.Person.ID, append(recordRefs(matched), transcriptRefs(ids)...)...); err != nil {
+		return "", err
+	}
+	return forgotten(len(matched), len(ids)), nil
+}
+
+// forgotten is the reply to a forget: how many memories and lines went.
+func forgotten(records, lines int) string {
+	return fmt.Sprintf("Done. I've forgotten %d %s about that, and %d %s of our conversations that mentioned it.",
+		records, plural(records, "memory", "memories"), lines, plural(lines, "line", "lines"))
+}
+
+// mentionsRecord returns a match for transcript lines that name one of
+// recs: a fact's name (the person or pet it is about, or what it says of
+// the person: "Leeds", "nurse") or the person's words it was drawn from.
+// So forgetting a fact also forgets the message that told it and Haven's
+// replies that quoted it back.
+func mentionsRecord(recs []memory.Record) func(string) bool {
+	var names, quotes []string
+	for _, r := range recs {
+		f := r.Fact
+		if f == nil {
+			continue
+		}
+		name := f.Object
+		if f.Subject != "" && !strings.EqualFold(f.Subject, memory.Self) {
+			name = f.Subject
+		}
+		if len(memory.Terms(name)) > 0 {
+			names = append(names, name)
+		}
+		if q := strings.TrimSpace(f.Evidence); q != "" {
+			quotes = append(quotes, strings.ToLower(q))
+		}
+	}
+	return func(s string) bool {
+		for _, n := range names {
+			if memory.Matches(n, s) {
+				return true
+			}
+		}
+		low := strings.ToLower(s)
+		for _, q := range quotes {
+			if strings.Contains(low, q) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func recordRefs(recs []memory.Record) []memory.Ref {
+	refs := make([]memory.Ref, 0, len(recs))
+	for _, r := range recs {
+		refs = append(refs, r.Ref)
+	}
+	return refs
+}
+
+func transcriptRefs(ids []int64) []memory.Ref {
+	refs := make([]memory.Ref, 0, len(ids))
 	for _, id := range ids {
 		refs = append(refs, memory.Ref{Kind: memory.KindTranscript, ID: id})
 	}
-	if len(refs) == 0 {
-		return "I couldn't find anything I remember about that. /memory shows everything I keep.", nil
-	}
-	if err := e.mem.Forget(ctx, t.Person.ID, refs...); err != nil {
-		return "", err
-	}
-	n := len(refs) - len(ids)
-	return fmt.Sprintf("Done. I've forgotten %d %s about that, and %d %s of our conversations that mentioned it.",
-		n, plural(n, "memory", "memories"), len(ids), plural(len(ids), "line", "lines")), nil
+	return refs
 }
 
 // exportCaption is the text that goes with the export file.

@@ -42,6 +42,10 @@ type MemoryControls interface {
 	// MatchTranscript returns the ids of the person's transcript entries
 	// whose text match reports true for.
 	MatchTranscript(ctx context.Context, personID string, match func(string) bool) ([]int64, error)
+	// LastMessage returns the ids of the transcript entries of the
+	// person's latest message in session sessionID and of the replies to
+	// it, with that message's text; no ids when there is none.
+	LastMessage(ctx context.Context, personID, sessionID string) (ids []int64, text string, err error)
 	// ForgetAll deletes the person and everything about them; the crisis
 	// log keeps its rows with every id removed (de-identified).
 	ForgetAll(ctx context.Context, personID string) error

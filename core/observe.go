@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"time"
+
+	"github.com/havenbot/haven/core/therapy/exercises"
 )
 
 // Route is the way a turn went through the graph, as metrics count it.
@@ -60,6 +62,27 @@ type TurnReport struct {
 	// Failed is true when the turn returned an error or met a store
 	// failure on its way (its reply, if any, still went out).
 	Failed bool
+	// Valence is what the message was read as (emotion.Valence: positive,
+	// negative, ambiguous, neutral), "" when it was not read.
+	Valence string
+	// Met is the valence the therapeutic reply met, "" when it reflected
+	// no feeling (or the turn was not therapeutic).
+	Met string
+	// Answered is true when the reply answered a direct question the
+	// message asked.
+	Answered bool
+	// Exercise is the guided exercise running after the turn ("" for none,
+	// and for one only offered); ExerciseStep is its current step, counted
+	// from 1 (0 for none).
+	Exercise     string
+	ExerciseStep int
+	// ExerciseEvent is what happened to an exercise this turn (offered,
+	// declined, started, advanced, exited, finished, interrupted, ...), ""
+	// for nothing.
+	ExerciseEvent string
+	// AskedSafetyQuestion is true when the reply asks about suicidal
+	// thoughts or intent, or whether the person is safe.
+	AskedSafetyQuestion bool
 }
 
 // newTurnID returns a random id for a turn: 16 hex digits, unique enough to
@@ -81,6 +104,15 @@ func (t *Turn) report(d time.Duration, err error) TurnReport {
 	}
 	if t.Assessment != nil {
 		r.Level = int(t.Assessment.Level)
+	}
+	r.Valence, r.Met, r.Answered = string(t.Feeling.Valence), string(t.Met), t.Answered
+	r.ExerciseEvent = t.ExerciseEvent
+	r.AskedSafetyQuestion = t.AskedSafetyQuestion || t.AskedIfSafe
+	if t.Therapy.InExercise() {
+		r.Exercise = t.Therapy.Exercise
+		if ex := exercises.Get(r.Exercise); ex != nil {
+			r.ExerciseStep = ex.StepIndex(t.Therapy.Step) + 1
+		}
 	}
 	visited := map[Node]bool{}
 	for _, n := range t.Diag.Nodes {

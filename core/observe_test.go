@@ -123,3 +123,28 @@ func TestTurnReportsSayTheRouteModeAndCrisisLevel(t *testing.T) {
 		t.Errorf("therapeutic turn with a failing model: reply source %q, want fallback", r.ReplySource)
 	}
 }
+
+// The report carries what the conversation suite asserts on: the exercise
+// running after the turn and its step, what happened to it, and whether
+// the reply asked the safety question.
+func TestTheReportSaysTheExerciseStateAndTheSafetyQuestion(t *testing.T) {
+	var reports []TurnReport
+	e, _, _ := newEngine(t, func(o *Options) { o.Observe = func(r TurnReport) { reports = append(reports, r) } })
+	for _, text := range []string{"can we do box breathing?", "ready", "stop", "I feel like such a burden to everyone"} {
+		if _, err := e.Handle(context.Background(), dm(text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type obs struct {
+		exercise string
+		step     int
+		event    string
+		safetyQ  bool
+	}
+	want := []obs{{"box_breathing", 1, "started", false}, {"box_breathing", 2, "advanced", false}, {"", 0, "exited", false}, {"", 0, "", true}}
+	for i, r := range reports {
+		if got := (obs{r.Exercise, r.ExerciseStep, r.ExerciseEvent, r.AskedSafetyQuestion}); got != want[i] {
+			t.Errorf("turn %d: report %+v, want %+v", i+1, got, want[i])
+		}
+	}
+}

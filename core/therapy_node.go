@@ -32,6 +32,7 @@ func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 	}
 	req := therapy.Request{
 		Text:           t.In.Text,
+		Feeling:        t.Feeling,
 		FirstContact:   t.FirstContact,
 		TurnCount:      cp.TurnCount,
 		Name:           t.Name,
@@ -60,6 +61,7 @@ func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 	r := e.therapist.Respond(ctx, req)
 	t.Mode, t.Modality, t.Therapy = r.Mode, r.Modality, r.State
 	t.ReplyKeys, t.ReplySource, t.ExerciseEvent = r.Keys, r.Source, r.Event
+	t.Met, t.Answered = r.Met, r.Answered
 	t.Diag.LLMCalls += r.LLMCalls
 	t.Diag.Tokens += r.Tokens
 	t.Diag.GuardRule = r.GuardReason

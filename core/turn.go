@@ -6,6 +6,7 @@ import (
 
 	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/core/therapy"
+	"github.com/havenbot/haven/emotion"
 	"github.com/havenbot/haven/memory"
 	"github.com/havenbot/haven/safety"
 )
@@ -80,6 +81,9 @@ type Turn struct {
 	ModeSource string
 	ModeType   ModeType
 	Modality   therapy.Modality
+	// Feeling is what the message says about feelings; the zero Reading
+	// means it was not read.
+	Feeling emotion.Reading
 	// EndsSession is true when dispatch read a goodbye: finalize ends the
 	// session so its episode is written. A safety question keeps it open.
 	EndsSession bool
@@ -95,6 +99,10 @@ type Turn struct {
 	// ReplySource says who wrote a therapeutic reply: scripted, llm,
 	// fallback (the model failed) or guarded (the output guard replaced it).
 	ReplySource therapy.ReplySource
+	// Met is the valence the therapeutic reply met ("" when it reflected
+	// no feeling); Answered is true when it answered a direct question.
+	Met      emotion.Valence
+	Answered bool
 	// ExerciseEvent is what happened to a guided exercise this turn
 	// (started, advanced, exited, ...), "" for nothing.
 	ExerciseEvent string

@@ -1,10 +1,13 @@
-// Package emotion reads what a message says about feelings: the GoEmotions
-// labels it expresses and the valence they add up to.
+// Package emotion says what one message says about feelings: the
+// GoEmotions labels it carries and the valence they add up to.
 //
-// This copy holds only the shared contract's types and Reading.Has, so that
-// core/therapy can code against it; the classifier (Read) lands from the
-// "emotion" branch, which keeps these declarations as they are.
+// This file holds only the shared contract (the types and Reading.Has);
+// the classifier (Read) lands with the emotion work of issue 15. Until
+// then, code that needs a Reading takes it as a value, and the zero
+// Reading means nothing was read.
 package emotion
+
+import "slices"
 
 // Label is one of the 28 GoEmotions labels ("admiration", ..., "neutral").
 type Label string
@@ -12,12 +15,12 @@ type Label string
 // Valence is what the emotions add up to.
 type Valence string
 
-// The valences.
+// The valences. The zero Valence ("") means the message was not read.
 const (
 	Positive Valence = "positive"
 	Negative Valence = "negative"
 	// Ambiguous is surprise or confusion, or strong positive and negative
-	// emotions together.
+	// together.
 	Ambiguous Valence = "ambiguous"
 	Neutral   Valence = "neutral"
 )
@@ -30,18 +33,13 @@ type Score struct {
 
 // Reading is what one message says about feelings.
 type Reading struct {
-	// Emotions are the labels at or above their tuned thresholds, strongest
-	// first (may be empty).
+	// Emotions are the labels at or above their tuned thresholds,
+	// strongest first (may be empty).
 	Emotions []Score
 	Valence  Valence
 }
 
 // Has reports whether l is among r.Emotions.
 func (r Reading) Has(l Label) bool {
-	for _, s := range r.Emotions {
-		if s.Label == l {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Emotions, func(s Score) bool { return s.Label == l })
 }

@@ -65,3 +65,33 @@ func (s *Store) MatchTranscript(ctx context.Context, personID string, match func
 func (s *Store) SessionEntries(ctx context.Context, sessionID string) ([]memory.Entry, error) {
 	return s.RecentEntries(ctx, sessionID, 1<<30)
 }
+
+// LastMessage returns the ids of the transcript entries of the latest
+// message person personID wrote in session sessionID and of Haven's replies
+// to it, with that message's text. ids is empty when the session holds no
+// message of theirs (or is not theirs).
+func (s *Store) LastMessage(ctx context.Context, personID, sessionID string) (ids []int64, text string, err error) {
+	rows, err := s.rd.QueryContext(ctx, `SELECT t.id, t.role, t.text FROM transcript t JOIN sessions s ON s.id = t.session_id
+		WHERE t.session_id = ? AND s.person_id = ? ORDER BY t.id DESC LIMIT 16`, sessionID, personID)
+	if err != nil {
+		return nil, "", fmt.Errorf("last message of session %s: %w", sessionID, s.classify(err))
+	}
+	defer rows.Close()
+	var replies []int64
+	for rows.Next() {
+		var id int64
+		var role, t string
+		if err := rows.Scan(&id, &role, &t); err != nil {
+			return nil, "", fmt.Errorf("last message of session %s: %w", sessionID, err)
+		}
+		if memory.Role(role) != memory.RoleUser {
+			replies = append(replies, id)
+			continue
+		}
+		return append([]int64{id}, replies...), t, nil
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", fmt.Errorf("last message of session %s: %w", sessionID, s.classify(err))
+	}
+	return nil, "", nil
+}

@@ -61,3 +61,36 @@ func TestRecentEntriesReturnsTheLatestOldestFirst(t *testing.T) {
 		t.Errorf("entries = %+v, want the given time, roles and crisis flags kept and a missing time filled", es)
 	}
 }
+
+func TestLastMessageReturnsThePersonsLatestMessageAndTheRepliesToIt(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"))
+	p, _ := s.ResolvePerson(ctx, "console", "console::me", "")
+	q, _ := s.ResolvePerson(ctx, "console", "console::you", "")
+	ss, _ := s.OpenSession(ctx, p.ID, "console::c", time.Now())
+	for i, text := range []string{"first", "second"} {
+		rec := memory.TurnRecord{SessionID: ss.ID, Checkpoint: memory.Checkpoint{TurnCount: i + 1},
+			Entries: []memory.Entry{{Role: memory.RoleUser, Text: text}, {Role: memory.RoleAssistant, Text: "reply to " + text}}}
+		if err := s.CommitTurn(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids, text, err := s.LastMessage(ctx, p.ID, ss.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text != "second" || len(ids) != 2 {
+		t.Fatalf("LastMessage = %v %q, want the ids of the second message and its reply", ids, text)
+	}
+	if err := s.Forget(ctx, p.ID, memory.Ref{Kind: memory.KindTranscript, ID: ids[0]}, memory.Ref{Kind: memory.KindTranscript, ID: ids[1]}); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := s.RecentEntries(ctx, ss.ID, 10)
+	if len(es) != 2 || es[0].Text != "first" || es[1].Text != "reply to first" {
+		t.Errorf("after forgetting the last message, transcript = %+v", es)
+	}
+	// Another person's session is not theirs to read.
+	if ids, _, err := s.LastMessage(ctx, q.ID, ss.ID); err != nil || len(ids) != 0 {
+		t.Errorf("LastMessage of someone else's session = %v, %v; want none", ids, err)
+	}
+}

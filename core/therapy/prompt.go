@@ -76,9 +76,12 @@ func (p *plan) systemPrompt(scripted string, opts GuardOptions) string {
 		fmt.Fprintf(&b, "- Stage: %s.\n", n)
 	}
 	if ex := exercises.Get(p.exercise); ex != nil && p.step != "" {
-		if p.step == StepOffered {
+		switch {
+		case p.step == StepOffered:
 			fmt.Fprintf(&b, "- You are offering %s.\n", ex.Name)
-		} else {
+		case p.st.CheckIn:
+			fmt.Fprintf(&b, "- Exercise: %s, half-way check-in (next step %q once they say it is going alright).\n", ex.Name, p.step)
+		default:
 			fmt.Fprintf(&b, "- Exercise: %s, step %q.\n", ex.Name, p.step)
 		}
 	}

@@ -206,7 +206,10 @@ func (p *plan) write(rc ruleChange) {
 	case intentStartExercise, intentOfferReply:
 		ex := exercises.Get(p.d.exercise)
 		if ex == nil {
-			ex = suited(text, p.st, p.modality)
+			// Asked for help without naming an exercise: Haven picks one
+			// and asks before starting it.
+			p.offerExercise(suited(text, p.st, p.modality))
+			return
 		}
 		p.startExercise(ex, p.d.intent == intentOfferReply)
 		return
@@ -243,6 +246,7 @@ func (p *plan) write(rc ruleChange) {
 func (p *plan) clearExercise() {
 	p.exercise, p.step = "", ""
 	p.st.Stuck, p.st.Answers = 0, nil
+	p.st.CheckedIn, p.st.CheckIn = false, false
 }
 
 func (p *plan) ruleAck(rc ruleChange) {

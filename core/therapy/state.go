@@ -48,6 +48,12 @@ type State struct {
 	SuggestedHelp bool `json:"suggested_help,omitempty"`
 	// Interrupted is the exercise a crisis or safety question interrupted.
 	Interrupted string `json:"interrupted,omitempty"`
+	// CheckedIn is set once the running exercise has had its half-way
+	// check-in; CheckIn is set while the check-in waits for its answer
+	// (Step is then the step to give after it). Both are cleared when the
+	// exercise ends.
+	CheckedIn bool `json:"checked_in,omitempty"`
+	CheckIn   bool `json:"check_in,omitempty"`
 }
 
 // StateVersion is the version of State's encoding that Encode writes.
@@ -106,6 +112,7 @@ func AfterCrisis(s State) State {
 	}
 	s.Exercise, s.Step = "", ""
 	s.Stuck, s.Answers = 0, nil
+	s.CheckedIn, s.CheckIn = false, false
 	s.Stabilize = stabilizeN
 	s.Modality = ModalityPFA
 	s.Stage = StageStabilizing

@@ -164,8 +164,10 @@ type Response struct {
 	Mode     Mode
 	Modality Modality
 	// Event is what happened to the exercise this turn ("" for nothing):
-	// offered, declined, started, advanced, held, stuck, skipped, side,
-	// exited, finished, paused.
+	// offered, declined, started, advanced, checked_in, held, stuck,
+	// skipped, side_question, stopped (at the person's word),
+	// stopped_distress (it was making things worse), finished, paused (for
+	// a safety question).
 	Event string
 	// State is the session's therapy state after this turn (its Stage,
 	// Exercise and Step included), for the checkpoint.

@@ -381,6 +381,6 @@ func (p *plan) offerExercise(ex *exercises.Exercise) {
 		p.c.say("offer-help", "I'd be glad to help with that.", "Of course, we can try something together.")
 	}
 	p.c.ask("offer-ask", "Would you like to try "+ex.Offer+" with me? We can stop whenever you like.",
-		"Would you like to try "+ex.Offer+"? It only takes a few minutes, and you can stop at any point.")
+		"Would you like to try "+ex.Offer+"? You can stop at any point.")
 	p.brief = "They asked for help calming down. Offer " + ex.Offer + " as a question they can say no to; start nothing yet."
 }

@@ -85,6 +85,9 @@ func (p *plan) systemPrompt(scripted string, opts GuardOptions) string {
 			fmt.Fprintf(&b, "- Exercise: %s, step %q.\n", ex.Name, p.step)
 		}
 	}
+	if p.st.SafetyAnswered && p.req.SessionMaxRisk >= 1 {
+		b.WriteString("- Earlier they clearly said they are safe, with no intent or plan: do not ask about safety again unless they bring up new risk.\n")
+	}
 	fmt.Fprintf(&b, "- Task: %s\n", p.brief)
 	if p.reference != "" {
 		fmt.Fprintf(&b, "- Reference: %s\n", p.reference)

@@ -68,6 +68,7 @@ func build(req Request) *plan {
 	if p.modality == "" {
 		p.modality = ModalityNone
 	}
+	p.st = noteSafetyCheck(p.st, req.SafetyAnswer, req.SafetyQuestion != "")
 	p.c = newComposer(req.Text, req.TurnCount, req.RecentKeys, prevReply(req.History))
 	rc := readRuleChange(req.Text)
 	for _, r := range rc.set {
@@ -173,6 +174,10 @@ func (p *plan) write(rc ruleChange) {
 
 	if active {
 		p.runExercise(text)
+		return
+	}
+	if p.req.SafetyAnswer && p.step != StepOffered && !isGoodbye(text) {
+		p.stepDown()
 		return
 	}
 	if p.step == StepOffered {
@@ -322,7 +327,7 @@ func (p *plan) share(text string) {
 	if hasTopic {
 		p.st.addTheme(t.name)
 	}
-	afterCrisis := p.req.SessionMaxRisk >= 2 && p.st.Stabilize > 0
+	afterCrisis := p.req.SessionMaxRisk >= 2 && p.st.Stabilize > 0 && !p.st.SafetyAnswered
 	if afterCrisis {
 		p.c.say("stab", "I'm really glad you're still here talking with me.", "Thank you for staying with me.", "I'm here with you.")
 	}
@@ -471,6 +476,9 @@ func (p *plan) psychoed(s snippet) {
 func (p *plan) closing() {
 	p.mode = ModeClosing
 	p.generate = true
+	if p.req.FirstContact {
+		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
+	}
 	var themes []string
 	recent := p.st.Themes
 	if len(recent) > 4 {

@@ -131,6 +131,11 @@ type Request struct {
 	Notice string
 	// SessionMaxRisk is the highest crisis level seen in the session.
 	SessionMaxRisk int
+	// SafetyAnswer is true when this message clearly answered the safety
+	// question Haven asked in its last reply (the crisis gate read a clear
+	// denial, or "safe now"): the reply steps down to ordinary support and
+	// the session remembers the answer until new risk appears.
+	SafetyAnswer bool
 
 	// State is the session's therapy state as the last turn left it.
 	State State

@@ -13,7 +13,7 @@ import (
 // negation ("I'm not panicking", "it isn't making it worse") does not count.
 var (
 	// worseRE: the exercise or the moment is making things worse.
-	worseRE = textmatch.MustCompile(`(?i)\b((making|made|makes|make) (me|it|things|this|everything) (feel )?(even |so |a lot |much |way |a bit |a little )?(more|worse)\b|(feel|feeling|felt|getting|got|gotten|going|becoming|it'?s|this is|that'?s|i'?m|i am) (even |so |a lot |much |way |a bit |a little |only )?worse\b|worse (than|now|and worse)\b|more and more (anxious|panicky|scared|stressed|tense|overwhelmed|upset|nervous))`)
+	worseRE = textmatch.MustCompile(`(?i)\b((making|made|makes|make) (me|it|things|this|everything|my \w+) (feel )?(even |so |a lot |much |way |a bit |a little )?(more|worse)\b|(feel|feeling|felt|getting|got|gotten|going|becoming|it'?s|this is|that'?s|i'?m|i am) (even |so |a lot |much |way |a bit |a little |only )?worse\b|worse (than|now|and worse)\b|more and more (anxious|panicky|scared|stressed|tense|overwhelmed|upset|nervous))`)
 	// moreFeelingRE: a rise in an anxious or frightened feeling.
 	moreFeelingRE = textmatch.MustCompile(`(?i)\b(more|increasingly|even more) (anxious|anxiety|panicky|panicked|panic|scared|afraid|frightened|stressed|nervous|tense|overwhelmed|upset|agitated|on edge|wound up|worked up|shaky|dizzy|light-?headed)\b`)
 	// panicRE: panic and the body's alarm.
@@ -22,8 +22,10 @@ var (
 	fearRE = textmatch.MustCompile(`(?i)\b((i'?m|i am|i feel|i'?m feeling|feeling|getting|i'?m getting) (so |really |very |too |super |completely )?(scared|terrified|frightened|overwhelmed|freaked( out)?)|(this|it) is (way |just )?too much|too much for me|i can'?t (handle|take|cope with) (this|it)|(this|it) (is|'s) (scaring|freaking) me)\b`)
 	// unwellRE: feeling faint or sick; a statement, not a question about it.
 	unwellRE = textmatch.MustCompile(`(?i)\b(i'?m|i am|i feel|i'?m feeling|feeling|getting|i'?m getting|starting to feel|it'?s making me|making me|makes me) (a bit |a little |kind of |kinda |really |so |very |quite )?(dizzy|light-?headed|faint|woozy|nauseous|sick|like i'?m going to (faint|pass out|be sick))\b`)
-	// negatedRE: a negation right before a concept.
+	// negatedRE: a negation right before a concept; pastRE: the concept
+	// told as the past ("I used to have panic attacks").
 	negatedRE = regexp.MustCompile(`(?i)(\bnot|n'?t|\bno longer|\bnever|\bno|\bless|\bstopped)\s+((really|even|feel(ing)?|getting|making (me|it)|that|as|so|any)\s+)*$`)
+	pastRE    = regexp.MustCompile(`(?i)\b(used to|when i was (a |little|younger|young)|years ago|as a (kid|child|teen(ager)?))\b[^.!?]*$`)
 )
 
 // Distressed reports whether text says the person is getting more anxious,
@@ -41,13 +43,13 @@ func Distressed(text string) bool {
 }
 
 // matchedNotNegated reports a match of re in text that no negation
-// precedes.
+// precedes and that is not told as the past.
 func matchedNotNegated(re *textmatch.Regexp, text string) bool {
 	if !re.MatchString(text) {
 		return false
 	}
 	for _, loc := range re.FindAllStringIndex(text, -1) {
-		if !negatedRE.MatchString(text[:loc[0]]) {
+		if before := text[:loc[0]]; !negatedRE.MatchString(before) && !pastRE.MatchString(before) {
 			return true
 		}
 	}

@@ -319,7 +319,8 @@ func checkTurn(t *testing.T, m *suiteEnv, author, where string, tu scriptTurn, r
 }
 
 // eventIs reports whether the turn's exercise event is what the script
-// wants. "stopped" also takes "exited" (the name before issue 15);
+// wants. "stopped" also takes "stopped_distress" (stopped because the
+// person said they were in distress);
 // "not-started" is anything but started; "none" is no event.
 func eventIs(got, want string) bool {
 	switch want {
@@ -328,7 +329,7 @@ func eventIs(got, want string) bool {
 	case "not-started":
 		return got != "started"
 	case "stopped":
-		return got == "stopped" || got == "exited"
+		return got == "stopped" || got == "stopped_distress"
 	}
 	return got == want
 }

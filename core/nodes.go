@@ -68,6 +68,7 @@ func (e *Engine) crisisGate(ctx context.Context, t *Turn) {
 		AskedIfSafe:         t.Checkpoint.AskedIfSafe,
 	})
 	t.Assessment = &a
+	t.priorRisk = t.Checkpoint.SessionMaxRisk
 	if int(a.Level) > t.Checkpoint.SessionMaxRisk {
 		t.Checkpoint.SessionMaxRisk = int(a.Level)
 	}

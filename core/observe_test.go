@@ -141,7 +141,7 @@ func TestTheReportSaysTheExerciseStateAndTheSafetyQuestion(t *testing.T) {
 		event    string
 		safetyQ  bool
 	}
-	want := []obs{{"box_breathing", 1, "started", false}, {"box_breathing", 2, "advanced", false}, {"", 0, "exited", false}, {"", 0, "", true}}
+	want := []obs{{"box_breathing", 1, "started", false}, {"box_breathing", 2, "advanced", false}, {"", 0, "stopped", false}, {"", 0, "", true}}
 	for i, r := range reports {
 		if got := (obs{r.Exercise, r.ExerciseStep, r.ExerciseEvent, r.AskedSafetyQuestion}); got != want[i] {
 			t.Errorf("turn %d: report %+v, want %+v", i+1, got, want[i])

@@ -48,7 +48,8 @@ func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 		Notice:         e.dangerNotice(t),
 		Log:            t.log,
 	}
-	if t.Assessment != nil && t.Assessment.NeedsClarification {
+	req.SafetyAnswer = clearSafetyAnswer(*cp, t.Assessment)
+	if t.Assessment != nil && t.Assessment.NeedsClarification && !e.plainFarewell(t) {
 		req.SafetyQuestion = safety.ClarifyingQuestion(cp.TurnCount)
 		t.AskedSafetyQuestion = true
 		t.EndsSession = false
@@ -67,6 +68,35 @@ func (e *Engine) therapeutic(ctx context.Context, t *Turn) {
 	t.Diag.GuardRule = r.GuardReason
 	t.Reply, t.ReplyKind = r.Text, channels.OutReply
 	t.Out = append(t.Out, t.reply(channels.OutReply, r.Text))
+}
+
+// clearSafetyAnswer reports whether this message clearly answered the
+// safety question Haven's last reply asked: the gate read it as a clear
+// denial of thoughts or intent, or a clear "yes, I'm safe", and found no
+// risk in it. cp is the checkpoint as the last turn left it.
+func clearSafetyAnswer(cp memory.Checkpoint, a *safety.Assessment) bool {
+	if a == nil || a.Level != safety.LevelNone || !(cp.AskedSafetyQuestion || cp.AskedIfSafe) {
+		return false
+	}
+	for _, p := range a.Path {
+		switch p {
+		case "denial_after_question", "safe_after_question", "lang:safe_after_question":
+			return true
+		}
+	}
+	return false
+}
+
+// plainFarewell reports whether the turn is a plain goodbye in a session
+// with no risk seen before it ("ok I need to go now, bye" as a first
+// message): the warning sign the gate may read in "I need to go now" is the
+// goodbye itself, so the reply is a warm goodbye, not a safety question.
+// Any other warning sign in the message, or risk earlier in the session,
+// keeps the question.
+func (e *Engine) plainFarewell(t *Turn) bool {
+	return t.EndsSession && t.priorRisk == 0 && t.Assessment != nil &&
+		t.Assessment.Level == safety.LevelWarning && !t.Assessment.PartialReading &&
+		therapy.PlainFarewell(t.In.Text)
 }
 
 // joinNotice joins safety lines into one notice.

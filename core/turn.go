@@ -91,6 +91,8 @@ type Turn struct {
 	decision *therapy.Decision
 	// Country is the ISO country code crisis resources are chosen for.
 	Country string
+	// priorRisk is the session's highest crisis level before this message.
+	priorRisk int
 
 	// --- output: this turn
 	Reply     string

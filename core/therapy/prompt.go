@@ -78,14 +78,20 @@ func (p *plan) systemPrompt(scripted string, opts GuardOptions) string {
 		fmt.Fprintf(&b, "- Stage: %s.\n", n)
 	}
 	if ex := exercises.Get(p.exercise); ex != nil && p.step != "" {
-		if p.step == StepOffered {
+		switch {
+		case p.step == StepOffered:
 			fmt.Fprintf(&b, "- You are offering %s.\n", ex.Name)
-		} else {
+		case p.st.CheckIn:
+			fmt.Fprintf(&b, "- Exercise: %s, half-way check-in (next step %q once they say it is going alright).\n", ex.Name, p.step)
+		default:
 			fmt.Fprintf(&b, "- Exercise: %s, step %q (%d of %d).\n", ex.Name, p.step, ex.StepIndex(p.step)+1, len(ex.Steps))
 		}
 	}
 	if p.event != "" {
 		fmt.Fprintf(&b, "- Exercise event this turn: %s.\n", p.event)
+	}
+	if p.st.SafetyAnswered && p.req.SessionMaxRisk >= 1 {
+		b.WriteString("- Earlier they clearly said they are safe, with no intent or plan: do not ask about safety again unless they bring up new risk.\n")
 	}
 	if f := feelingLine(p.req.Feeling); f != "" {
 		fmt.Fprintf(&b, "- What their message says about feelings (read automatically, may be wrong): %s.\n", f)

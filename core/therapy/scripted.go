@@ -78,6 +78,7 @@ func build(req Request) *plan {
 	if p.modality == "" {
 		p.modality = ModalityNone
 	}
+	p.st = noteSafetyCheck(p.st, req.SafetyAnswer, req.SafetyQuestion != "")
 	p.meet, p.hasMeet = readMeeting(req.Text, req.Feeling, p.modality)
 	if p.hasMeet && strings.HasPrefix(p.meet.f.name, "grief") && d.Mode != ModeGuidedExercise {
 		// A loss told with anger is grief, not a call for DBT skills.
@@ -218,6 +219,10 @@ func (p *plan) write(rc ruleChange) {
 		p.runExercise(text)
 		return
 	}
+	if p.req.SafetyAnswer && p.step != StepOffered && !isGoodbye(text) {
+		p.stepDown()
+		return
+	}
 	if p.step == StepOffered {
 		ex := exercises.Get(p.exercise)
 		switch {
@@ -249,7 +254,10 @@ func (p *plan) write(rc ruleChange) {
 	case intentStartExercise, intentOfferReply:
 		ex := exercises.Get(p.d.exercise)
 		if ex == nil {
-			ex = suited(text, p.st, p.modality)
+			// Asked for help without naming an exercise: Haven picks one
+			// and asks before starting it.
+			p.offerExercise(suited(text, p.st, p.modality))
+			return
 		}
 		p.startExercise(ex, p.d.intent == intentOfferReply)
 		return
@@ -288,6 +296,7 @@ func (p *plan) write(rc ruleChange) {
 func (p *plan) clearExercise() {
 	p.exercise, p.step = "", ""
 	p.st.Stuck, p.st.Answers = 0, nil
+	p.st.CheckedIn, p.st.CheckIn = false, false
 }
 
 func (p *plan) ruleAck(rc ruleChange) {
@@ -379,7 +388,7 @@ func (p *plan) share(text string) {
 	if hasTopic {
 		p.st.addTheme(t.name)
 	}
-	afterCrisis := p.req.SessionMaxRisk >= 2 && p.st.Stabilize > 0
+	afterCrisis := p.req.SessionMaxRisk >= 2 && p.st.Stabilize > 0 && !p.st.SafetyAnswered
 	if afterCrisis {
 		p.c.say("stab", "I'm really glad you're still here talking with me.", "Thank you for staying with me.", "I'm here with you.")
 	}
@@ -601,6 +610,9 @@ func (p *plan) psychoed(s snippet) {
 func (p *plan) closing() {
 	p.mode = ModeClosing
 	p.generate = true
+	if p.req.FirstContact {
+		p.c.must("intro", "Hi"+p.name()+", I'm Haven, an AI companion (not a therapist or an emergency service).")
+	}
 	var themes []string
 	recent := p.st.Themes
 	if len(recent) > 4 {

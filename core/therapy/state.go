@@ -52,6 +52,17 @@ type State struct {
 	// recentReplies), oldest first, so that no template,
 	// and above all no follow-up question, comes back within five replies.
 	Recent [][]string `json:"recent,omitempty"`
+	// CheckedIn is set once the running exercise has had its half-way
+	// check-in; CheckIn is set while the check-in waits for its answer
+	// (Step is then the step to give after it). Both are cleared when the
+	// exercise ends.
+	CheckedIn bool `json:"checked_in,omitempty"`
+	CheckIn   bool `json:"check_in,omitempty"`
+	// SafetyAnswered is set when the person clearly answered the crisis
+	// gate's safety question (no intent, no plan, safe now): replies step
+	// down from stabilizing to ordinary support. New risk (a later message
+	// at level 1 or more) clears it.
+	SafetyAnswered bool `json:"safety_answered,omitempty"`
 }
 
 // StateVersion is the version of State's encoding that Encode writes.
@@ -110,9 +121,30 @@ func AfterCrisis(s State) State {
 	}
 	s.Exercise, s.Step = "", ""
 	s.Stuck, s.Answers = 0, nil
+	s.CheckedIn, s.CheckIn = false, false
+	s.SafetyAnswered = false
 	s.Stabilize = stabilizeN
 	s.Modality = ModalityPFA
 	s.Stage = StageStabilizing
+	return s
+}
+
+// noteSafetyCheck returns the state after the crisis gate read a message
+// below crisis level. answered is true when the message clearly answered
+// the safety question Haven asked last turn (Request.SafetyAnswer); asked
+// is true when the gate saw warning signs in it (level 1: the safety
+// question is asked this turn). A clear answer is remembered and steps the
+// session down from stabilizing; new warning signs forget it, so the
+// question can be asked again. (A crisis-level message goes through
+// AfterCrisis, which forgets it too.)
+func noteSafetyCheck(s State, answered, asked bool) State {
+	switch {
+	case answered:
+		s.SafetyAnswered = true
+		s.Stabilize = 0
+	case asked:
+		s.SafetyAnswered = false
+	}
 	return s
 }
 

@@ -71,13 +71,26 @@ func TestPromptCarriesTheExerciseStep(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.SetDefault(llmtest.Reply{Content: "Lovely. Now breathe in for 4, hold for 4, out for 4, hold for 4, and tell me when that round is done."})
 	th := newModel(t, srv, 5*time.Second)
-	r := th.Respond(t.Context(), Request{Text: "ok done", TurnCount: 4, State: State{Exercise: exercises.BoxBreathing, Step: "round-1"}})
+	r := th.Respond(t.Context(), Request{Text: "ok done", TurnCount: 4, State: State{Exercise: exercises.BoxBreathing, Step: "round-1", CheckedIn: true}})
 	if r.State.Step != "round-2" || r.Source != ReplyLLM {
 		t.Fatalf("step %s source %s", r.State.Step, r.Source)
 	}
 	sys := srv.Requests()[0].System()
 	if !strings.Contains(sys, `box breathing, step "round-2"`) || !strings.Contains(sys, "Reference:") {
 		t.Errorf("system prompt lacks the exercise step:\n%s", sys)
+	}
+}
+
+func TestPromptCarriesTheHalfWayCheckIn(t *testing.T) {
+	srv := llmtest.NewServer(t)
+	srv.SetDefault(llmtest.Reply{Content: "You're half-way through. How is it going for you so far?"})
+	th := newModel(t, srv, 5*time.Second)
+	r := th.Respond(t.Context(), Request{Text: "done", TurnCount: 4, State: State{Exercise: exercises.BoxBreathing, Step: "round-1"}})
+	if r.Event != "checked_in" || !r.State.CheckIn || r.Source != ReplyLLM {
+		t.Fatalf("event %s check-in %t source %s", r.Event, r.State.CheckIn, r.Source)
+	}
+	if sys := srv.Requests()[0].System(); !strings.Contains(sys, "half-way check-in") {
+		t.Errorf("system prompt lacks the check-in:\n%s", sys)
 	}
 }
 

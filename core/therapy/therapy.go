@@ -140,6 +140,11 @@ type Request struct {
 	Notice string
 	// SessionMaxRisk is the highest crisis level seen in the session.
 	SessionMaxRisk int
+	// SafetyAnswer is true when this message clearly answered the safety
+	// question Haven asked in its last reply (the crisis gate read a clear
+	// denial, or "safe now"): the reply steps down to ordinary support and
+	// the session remembers the answer until new risk appears.
+	SafetyAnswer bool
 
 	// State is the session's therapy state as the last turn left it.
 	State State
@@ -173,8 +178,10 @@ type Response struct {
 	Mode     Mode
 	Modality Modality
 	// Event is what happened to the exercise this turn ("" for nothing):
-	// offered, declined, started, advanced, held, stuck, skipped, side,
-	// exited, finished, paused.
+	// offered, declined, started, advanced, checked_in, held, stuck,
+	// skipped, side_question, stopped (at the person's word),
+	// stopped_distress (it was making things worse), finished, paused (for
+	// a safety question).
 	Event string
 	// State is the session's therapy state after this turn (its Stage,
 	// Exercise and Step included), for the checkpoint.

@@ -74,15 +74,29 @@ func TestEveryExerciseRunsStepByStepToItsEnd(t *testing.T) {
 			if string(r.Modality) != ex.Modality {
 				t.Errorf("modality %s, want the exercise's %s", r.Modality, ex.Modality)
 			}
+			checkedIn := false
 			for i, step := range ex.Steps {
 				msg := answerFor(step)
 				r = s.say(msg)
 				checkReply(t, msg, r)
 				if i < len(ex.Steps)-1 {
+					if r.Event == "checked_in" && !checkedIn {
+						// Half-way, the exercise asks how it is going
+						// before the next step.
+						checkedIn = true
+						if r.State.Step != ex.Steps[i+1].ID || !r.State.CheckIn || strings.Count(r.Text, "?") != 1 {
+							t.Fatalf("check-in after step %s: step %q check-in %t reply %q", step.ID, r.State.Step, r.State.CheckIn, r.Text)
+						}
+						r = s.say("good so far")
+						checkReply(t, "good so far", r)
+					}
 					if r.State.Step != ex.Steps[i+1].ID || r.Event != "advanced" {
 						t.Fatalf("after step %s: step %q event %q", step.ID, r.State.Step, r.Event)
 					}
 					continue
+				}
+				if !checkedIn {
+					t.Errorf("%s finished without a half-way check-in", ex.ID)
 				}
 				if r.State.Exercise != "" || r.State.Step != "" || r.Event != "finished" || !slices.Contains(r.State.Done, ex.ID) {
 					t.Fatalf("last step: exercise %q step %q event %q done %v", r.State.Exercise, r.State.Step, r.Event, r.State.Done)
@@ -100,7 +114,9 @@ func TestThoughtRecordSummaryUsesThePersonsWords(t *testing.T) {
 	s.say("can we do a thought record?")
 	for _, a := range []string{"at work, an email from my boss", "anxious, 80", "I'm going to get fired",
 		"he sounded annoyed", "he said last week my work was good", "he might just be busy, one email isn't a verdict"} {
-		s.say(a)
+		if r := s.say(a); r.Event == "checked_in" {
+			s.say("it's okay")
+		}
 	}
 	r := s.say("40")
 	if !strings.Contains(r.Text, "I'm going to get fired") || !strings.Contains(r.Text, "one email isn't a verdict") {
@@ -118,10 +134,10 @@ func TestExerciseHoldStuckSkipSideQuestionAndExit(t *testing.T) {
 		{"hang on", "see-5", "held", ModeGuidedExercise},
 		{"I can't think of anything", "see-5", "stuck", ModeGuidedExercise},
 		{"I don't know", "touch-4", "skipped", ModeGuidedExercise},
-		{"why does this help?", "touch-4", "side", ModeGuidedExercise},
-		{"are you a real person?", "touch-4", "side", ModeGuidedExercise},
+		{"why does this help?", "touch-4", "side_question", ModeGuidedExercise},
+		{"are you a real person?", "touch-4", "side_question", ModeGuidedExercise},
 		{"skip", "hear-3", "skipped", ModeGuidedExercise},
-		{"not now", "", "exited", ModeSupportive},
+		{"not now", "", "stopped", ModeSupportive},
 	}
 	for _, st := range steps {
 		r := s.say(st.text)
@@ -132,7 +148,7 @@ func TestExerciseHoldStuckSkipSideQuestionAndExit(t *testing.T) {
 		if st.text == "are you a real person?" && !strings.Contains(r.Text, "AI companion") {
 			t.Errorf("side question about Haven should say what it is: %q", r.Text)
 		}
-		if st.event == "side" && !strings.Contains(r.Text, "four things you can feel") {
+		if st.event == "side_question" && !strings.Contains(r.Text, "four things you can feel") {
 			t.Errorf("side answer should return to the step: %q", r.Text)
 		}
 	}

@@ -238,14 +238,13 @@ func runScript(t *testing.T, name string, s script, ty *tally) {
 	for i, tu := range s.Turns {
 		where := fmt.Sprintf("%s turn %d %q", name, i+1, tu.Say)
 		before := len(reports)
-		sessionBefore := sm.openSession(t, author)
 		outs := m.say(t, author, tu.Say)
 		if len(reports) != before+1 {
 			t.Fatalf("%s: %d reports for one turn", where, len(reports)-before)
 		}
 		r := reports[len(reports)-1]
 		reply := texts(outs)
-		checkTurn(t, sm, author, where, tu, r, reply, sessionBefore, ty)
+		checkTurn(t, sm, author, where, tu, r, reply, ty)
 		if r.Route == RouteTherapeutic {
 			qs := questionsOf(reply)
 			ty.check(propRepeat, where, repeatedQuestion(qs, history))
@@ -256,7 +255,7 @@ func runScript(t *testing.T, name string, s script, ty *tally) {
 }
 
 // checkTurn checks one turn's declared properties.
-func checkTurn(t *testing.T, m *suiteEnv, author, where string, tu scriptTurn, r TurnReport, reply, sessionBefore string, ty *tally) {
+func checkTurn(t *testing.T, m *suiteEnv, author, where string, tu scriptTurn, r TurnReport, reply string, ty *tally) {
 	t.Helper()
 	want := func(ok bool, format string, args ...any) string {
 		if ok {
@@ -313,7 +312,7 @@ func checkTurn(t *testing.T, m *suiteEnv, author, where string, tu scriptTurn, r
 		}
 	}
 	if tu.Ends != nil {
-		ended := m.openSession(t, author) != sessionBefore
+		ended := m.latestSessionEnded(t, author)
 		ty.check(propEnds, where, want(ended == *tu.Ends, "session ended: %t, want %t", ended, *tu.Ends))
 	}
 }
@@ -341,18 +340,18 @@ type suiteEnv struct {
 	db *sql.DB
 }
 
-// openSession returns the id of the person's open session in their DM (""
-// when they have none yet), without opening one.
-func (m *suiteEnv) openSession(t *testing.T, author string) string {
+// latestSessionEnded reports whether the person's latest session (the one
+// the last turn ran in) has ended.
+func (m *suiteEnv) latestSessionEnded(t *testing.T, author string) bool {
 	t.Helper()
-	var id string
+	var ended sql.NullString
 	err := m.db.QueryRowContext(context.Background(),
-		`SELECT s.id FROM sessions s JOIN identities i ON i.person_id = s.person_id
-		 WHERE i.platform_user_id = ? AND s.ended_at IS NULL ORDER BY s.started_at DESC LIMIT 1`, "test::"+author).Scan(&id)
+		`SELECT s.ended_at FROM sessions s JOIN identities i ON i.person_id = s.person_id
+		 WHERE i.platform_user_id = ? ORDER BY s.started_at DESC, s.rowid DESC LIMIT 1`, "test::"+author).Scan(&ended)
 	if err != nil {
-		return ""
+		t.Fatalf("read the latest session of %s: %v", author, err)
 	}
-	return id
+	return ended.Valid
 }
 
 // stored returns the text of every memory record of the person and of

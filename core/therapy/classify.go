@@ -50,7 +50,7 @@ var (
 	// greetingRE is a greeting alone, or with an introduction ("hi, I'm Sam").
 	greetingRE = textmatch.MustCompile(`(?i)^\s*(hi+|hello+|hey+|hiya|howdy|yo|good (morning|afternoon|evening)|morning|evening)\b[\s!.,]*(there|haven|again)?[\s!.,]*((i'm|i’m|im|i am|this is|my name is|my name's) [a-z]+[\s!.]*)?$`)
 	thanksRE   = textmatch.MustCompile(`(?i)\b(thanks|thank you|thx|ty|cheers)\b`)
-	goodbyeRE  = textmatch.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|see you|talk (to you )?(later|tomorrow|soon)|gotta go|have to go|need to go|i'?ll go now|ttyl|signing off|that'?s all for (now|today))\b`)
+	goodbyeRE  = textmatch.MustCompile(`(?i)\b(bye|goodbye|good night|goodnight|night night|nighty night|nite|see you|talk (to you )?(later|tomorrow|soon)|catch you later|gotta go|have to go|need to go|i'?ll go now|ttyl|signing off|logging off|that'?s all for (now|today)|(i'?m )?off to (bed|sleep)|(i'?m )?(going|heading) (off )?to (bed|sleep)( now)?)\b|^\s*night[\s.!]*$`)
 	whoRE      = textmatch.MustCompile(`(?i)\b(who|what) are you\b|\bare you (a |an )?(real )?(human|real|person|bot|ai|robot|machine|therapist|counsel+or|psychologist|doctor|professional)\b|\b(can|could|will) you be my (therapist|counsel+or|doctor)\b|\bam i (talking|speaking|chatting) (to|with) (a |an )?(real |actual )?(person|human|bot|ai|robot|machine)\b`)
 	privacyRE  = textmatch.MustCompile(`(?i)\b(is|are) (this|it|(this|our) (chat|conversation|talk)|these messages|what i (say|tell you)) (private|confidential|secret|safe|secure)\b|\bwill you tell (anyone|someone|my)\b|\bwho (can|will|else can) (see|read) (this|my messages|what i)\b|\bdo you (store|save|keep|record|remember) (this|my|our|what)\b|\bconfidential\b`)
 	vagueRE    = textmatch.MustCompile(`(?i)^\s*(idk|i don'?t know|dunno|meh|nothing|not sure|whatever|ok(ay)?|fine|hm+|ugh+|eh|so so|kinda|i guess)[\s.!?]*$`)
@@ -110,6 +110,10 @@ func classify(in DispatchInput) (Decision, bool) {
 	}
 	if ex := exercises.Get(exercise); ex != nil && step != StepOffered {
 		d.Modality = Modality(ex.Modality)
+		if isGoodbye(text) {
+			// Leaving in the middle ends the exercise with the session.
+			return set(intentGoodbye, ModeClosing)
+		}
 		return set(intentExercise, ModeGuidedExercise)
 	}
 	if step == StepOffered && exercises.Get(exercise) != nil {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/havenbot/haven/emotion"
+
 	"github.com/havenbot/haven/internal/textmatch"
 
 	"github.com/havenbot/haven/core/therapy/exercises"
@@ -259,6 +261,7 @@ func (p *plan) stopDistress(ex *exercises.Exercise, text string) {
 	p.st.OfferTurn = p.req.TurnCount + 1
 	p.st.Stabilize = max(p.st.Stabilize, stabilizeN)
 	p.event, p.mode, p.stage = "stopped_distress", ModeSupportive, StageStabilizing
+	p.met = emotion.Negative // the reply meets the distress, not the exercise
 	p.modality = ModalityPFA
 	p.c.must("distress-stop", "Let's stop the exercise right here.", "Okay, we're stopping the exercise now.")
 	p.c.must("distress-validate", "You haven't done anything wrong; sometimes turning attention to the body makes feelings louder for a while, and that's okay.",

@@ -215,6 +215,12 @@ func (p *plan) write(rc ruleChange) {
 		return
 	}
 
+	if active && p.d.intent == intentGoodbye {
+		// Leaving in the middle: the exercise ends with the session.
+		p.clearExercise()
+		p.event = "stopped"
+		active = false
+	}
 	if active {
 		p.runExercise(text)
 		return

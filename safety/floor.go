@@ -325,6 +325,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			}
 			m := match{rule: r, level: r.level, conf: r.conf, note: ruleNote(r)}
 			mod := ""
+			if r.needsContext && r.ownWordsNotContext && context && !histTalk && !distressed && !inSentence(aftermathRe) &&
+				!suicideTalkRe.matchHits(canon[:loc[0]]+" . "+canon[loc[1]:], all) {
+				m.level, mod = min(m.level, 1), "no_context"
+			}
 			if r.needsContext && !context {
 				m.level, mod = min(m.level, 1), "no_context"
 				if r.silentAlone {

@@ -22,6 +22,11 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"my attempt to kill myself failed and I'm in hospital", 3, 3},
 			{"I had two failed attempts in one week", 3, 3},
 			{"since my last suicide attempt I can't sleep", 2, 3},
+			{"passed my driving test on the third attempt, so proud of myself", 0, 1},
+			{"second attempt at the bar exam and I finally got through", 0, 1},
+			{"this was my third attempt and I survived it", 3, 3},
+			{"second attempt this year, I feel so hopeless", 3, 3},
+			{"third attempt. I just want to die", 3, 3},
 		},
 		"done with, as a participle": {
 			{"this book is the best thing I've ever done with my life", 0, 1},

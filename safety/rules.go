@@ -40,6 +40,11 @@ type rule struct {
 	// the window) also talks about death or suicide ("I have a plan", "I'm
 	// going to do it"); without it the level is capped at 1.
 	needsContext bool
+	// ownWordsNotContext, with needsContext, keeps the match's own words
+	// from being its context: a bare "attempt" is suicide talk to the
+	// message-wide cues, so only the rest of the message (or the window)
+	// can lend it risk.
+	ownWordsNotContext bool
 	// silentAlone, with needsContext, drops the match to level 0 instead
 	// of 1 when there is no context: wording whose risk is all in what it
 	// points back to ("I keep thinking about it").
@@ -149,7 +154,12 @@ var ruleTable = []rule{
 	{id: "attempt.tried", level: 3, conf: 0.85, src: `{tried} {adv}(?:to )?(?:{selfkill}|suicide|overdose)`},
 	// "My attempt" at something named after it ("my attempts to make
 	// conversation", "failed attempts at dating") is about that thing.
-	{id: "attempt.noun", level: 3, conf: 0.85, notFollowedBy: []string{"to", "at", "of", "with", "for"}, src: `(?:my|a|last|another|previous|recent|failed|first|second|third) (?:suicide )?attempts?(?: at (?:suicide|killing myself|ending (?:it|my life)|taking my (?:own )?life|my (?:own )?life)| to (?:kill myself|end (?:it|my life|it all)|take my (?:own )?life|die|overdose|hang myself|od))?`},
+	{id: "attempt.noun", level: 3, conf: 0.85, notFollowedBy: []string{"to", "at", "of", "with", "for"}, src: `(?:(?:(?:my|a|last|another|previous|recent|failed) (?:(?:first|second|third|latest) )?(?:suicide )?attempts?|(?:first|second|third) suicide attempts?)(?: at (?:suicide|killing myself|ending (?:it|my life)|taking my (?:own )?life|my (?:own )?life)| to (?:kill myself|end (?:it|my life|it all)|take my (?:own )?life|die|overdose|hang myself|od))?|(?:first|second|third) attempts?(?: at (?:suicide|killing myself|ending (?:it|my life)|taking my (?:own )?life|my (?:own )?life)| to (?:kill myself|end (?:it|my life|it all)|take my (?:own )?life|die|overdose|hang myself|od)))`},
+	// A counted attempt that is nobody's and names nothing ("third
+	// attempt, and I passed") is how people tell of tests and tries: risk
+	// only where the rest of the message or the window speaks of dying or
+	// distress.
+	{id: "attempt.bare", level: 3, conf: 0.8, needsContext: true, ownWordsNotContext: true, notFollowedBy: []string{"to", "at", "of", "with", "for"}, src: `(?:first|second|third) attempts?`},
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|[1-9]\d+|[5-9]|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
 	{id: "goodbye.final", level: 3, conf: 0.85, excusable: true, notFollowedBy: []string{"in", "at", "of", "with", "before", "as", "for"}, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},

@@ -23,7 +23,7 @@ import (
 
 // taskRequestRE is a person asking Haven to do something rather than to
 // talk it through.
-var taskRequestRE = textmatch.MustCompile(`(?i)\b(remind me|set (a|an|up a) (reminder|alarm|timer)|schedule (a|an|my) (message|call|reminder|check-?in)|add (it|this|that) to my calendar|export (my|all my) (data|memories|conversations?)|delete (my|all my) (data|account|memories|history)|what do you (remember|know) about me|send (a )?(message|text|email) to|book (a|an) (appointment|table))\b`)
+var taskRequestRE = textmatch.MustCompile(`(?i)\b(remind me|(log|record|track|note) (my|a) mood|set (a|an|up a) (reminder|alarm|timer)|schedule (a|an|my) (message|call|reminder|check-?in)|add (it|this|that) to my calendar|export (my|all my) (data|memories|conversations?)|delete (my|all my) (data|account|memories|history)|what do you (remember|know) about me|send (a )?(message|text|email) to|book (a|an) (appointment|table))\b`)
 
 // maxDispatchReadBytes bounds how much of a message the task rule reads, as
 // therapy's rules do: a 1 MB paste stays fast.

@@ -130,13 +130,15 @@ func (e *Engine) taskReply(t *Turn, text string, file *channels.File) {
 func (e *Engine) capRequest(t *Turn, text string) tasks.Request {
 	c := t.In.Conversation
 	return tasks.Request{
-		Text:      text,
-		Now:       e.now(),
-		PersonID:  t.Person.ID,
-		SessionID: t.Session.ID,
-		Target:    tasks.Target{Platform: t.In.Platform, ConversationID: c.ID, Kind: string(c.Kind), ThreadID: c.ThreadID},
-		Private:   c.Kind == channels.KindDM,
-		Context:   tasks.Context(t.Checkpoint.CapabilityContext),
+		Text:       text,
+		Now:        e.now(),
+		PersonID:   t.Person.ID,
+		SessionID:  t.Session.ID,
+		MessageKey: messageKey(t.In),
+		Target:     tasks.Target{Platform: t.In.Platform, ConversationID: c.ID, Kind: string(c.Kind), ThreadID: c.ThreadID},
+		Private:    c.Kind == channels.KindDM,
+		Country:    e.country(t),
+		Context:    tasks.Context(t.Checkpoint.CapabilityContext),
 	}
 }
 
@@ -262,4 +264,17 @@ func (e *Engine) checkTaskApproval(t *Turn) {
 	}
 	t.dropTask()
 	t.taskCancelNote = taskCancelledNote
+}
+
+// messageKey identifies the turn's message for a capability's write: its
+// delivery key, else its message id, with the conversation.
+func messageKey(in channels.Inbound) string {
+	k := in.DeliveryKey
+	if k == "" {
+		k = in.MessageID
+	}
+	if k == "" {
+		return ""
+	}
+	return in.Conversation.ID + "|" + k
 }

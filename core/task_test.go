@@ -251,6 +251,7 @@ func TestDispatchSendsTasksToTheTaskBranchAndFeelingsToTherapy(t *testing.T) {
 		{"note down buy milk", BranchTask},
 		{"/note buy bread", BranchTask},
 		{"remind me to take a walk at 6", BranchTask},
+		{"log my mood as 4", BranchTask},
 		{"I forgot to take my meds and feel awful", BranchTherapeutic},
 		{"I keep notes on everything and it's exhausting", BranchTherapeutic},
 	}

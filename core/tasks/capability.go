@@ -84,8 +84,15 @@ type Request struct {
 	Now time.Time
 	// Location is the person's time zone; nil when it is not known.
 	Location *time.Location
+	// Country is the person's ISO country code as core knows it (what they
+	// said, the platform locale, the configured default); "" when unknown.
+	Country string
 	// PersonID and SessionID are opaque ids.
 	PersonID, SessionID string
+	// MessageKey identifies the message the turn answers, the same when
+	// the turn runs again after a crash: a capability that writes keys
+	// its write by it so that it happens once.
+	MessageKey string
 	// Target is the conversation the message came from.
 	Target Target
 	// Private is true in a direct message: personal data (moods, journal

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/tasks"
 	"github.com/havenbot/haven/llm"
 	"github.com/havenbot/haven/llm/llmtest"
 	"github.com/havenbot/haven/memory"
@@ -235,5 +236,31 @@ func TestAJournalTurnRunAgainWritesTheEntryOnce(t *testing.T) {
 	p, _ := store.ResolvePerson(context.Background(), "test", "test::alice", "")
 	if es, _ := store.JournalEntries(context.Background(), p.ID, time.Time{}, time.Time{}, 0); len(es) != 1 {
 		t.Fatalf("%d entries, want 1", len(es))
+	}
+}
+
+func TestOnlyTheLatestJournalEntryIsKeptInTheContext(t *testing.T) {
+	e, _, _ := journalEngine(t)
+	for _, s := range []string{"/journal one", "/journal two", "/journal three"} {
+		turn(t, e, s)
+	}
+	cc := tasks.Context(savedCheckpoint(t, e).CapabilityContext)
+	if n := len(cc["journal"]); n != 1 {
+		t.Fatalf("%d journal keys in the context, want 1", n)
+	}
+	if _, _, ok := cc.Latest("journal"); !ok {
+		t.Fatal("no latest journal entry")
+	}
+}
+
+// BenchmarkJournalTurn measures a whole task turn on SQLite: the crisis
+// gate, dispatch, the journal write and the turn's commit.
+func BenchmarkJournalTurn(b *testing.B) {
+	e, _, _ := newEngine(b, func(o *Options) { o.Memories = o.Store.(*sqlite.Store) })
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := e.Handle(ctx, dm("/journal a quiet evening with a book")); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -64,6 +64,23 @@ func noteRegistry(t testing.TB, notes *[]string) *tasks.Registry {
 		},
 	})
 	must(tasks.Capability{
+		Name: "note.edit", Description: "Change the note just written.", Reads: []string{"note"}, Writes: []string{"note"},
+		Params: []tasks.Param{{Name: "text", Description: "the new text", Required: true, Ask: "What should it say instead?"}},
+		Match: func(req *tasks.Request) (tasks.Args, bool) {
+			rest, ok := strings.CutPrefix(strings.TrimSpace(req.Text), "change that to ")
+			return tasks.Args{"text": rest}, ok
+		},
+		Execute: func(_ context.Context, req *tasks.Request, a tasks.Args) (tasks.Result, error) {
+			key, f, ok := req.Context.Latest("note")
+			if !ok {
+				return tasks.Result{Text: "I don't have a note to change."}, nil
+			}
+			old := f["text"]
+			req.Context.Put("note", key, map[string]string{"text": a["text"]})
+			return tasks.Result{Text: "Changed " + old + " to " + a["text"] + "."}, nil
+		},
+	})
+	must(tasks.Capability{
 		Name: "note.sync", Description: "Copy the notes somewhere.",
 		Match: func(req *tasks.Request) (tasks.Args, bool) {
 			return tasks.Args{}, strings.EqualFold(strings.TrimSpace(req.Text), "sync my notes")
@@ -347,5 +364,36 @@ func TestAModelPastItsDeadlineStillGetsAnAnswer(t *testing.T) {
 	tr := turn(t, modelTaskEngine(t, srv, &notes, 50*time.Millisecond), "keep a note that the plants need water")
 	if tr.Reply != taskUnavailable || len(notes) != 0 {
 		t.Fatalf("reply %q notes %v", tr.Reply, notes)
+	}
+}
+
+func TestAnExpiredApprovalIsDroppedAndAYesDoesNothing(t *testing.T) {
+	var notes []string
+	now := time.Date(2026, 1, 14, 12, 0, 0, 0, time.UTC)
+	e := taskEngine(t, filepath.Join(t.TempDir(), "haven.db"), &notes, func(o *Options) { o.Clock = func() time.Time { return now } })
+	turn(t, e, "note buy milk")
+	turn(t, e, "wipe my notes")
+	now = now.Add(approvalTTL + time.Minute)
+	if tr := turn(t, e, "yes"); tr.Branch == BranchTask || len(notes) != 1 {
+		t.Fatalf("an expired approval ran: branch %s notes %v", tr.Branch, notes)
+	}
+	if cp := savedCheckpoint(t, e); cp.PendingApproval != nil || cp.Slots[tasksSlot].Data != nil {
+		t.Fatalf("expired approval still saved: %+v", cp.PendingApproval)
+	}
+}
+
+// "Change that" after a restart is resolved against the capability
+// context the earlier turn saved.
+func TestAReferenceBackIsResolvedAgainstTheSavedContextAfterARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "haven.db")
+	var notes []string
+	e, store := taskEngineStore(t, path, &notes)
+	turn(t, e, "note buy milk")
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e, _ = taskEngineStore(t, path, &notes)
+	if tr := turn(t, e, "change that to buy oat milk"); tr.Reply != "Changed buy milk to buy oat milk." {
+		t.Fatalf("reply %q", tr.Reply)
 	}
 }

@@ -3,10 +3,11 @@ package tasks
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/havenbot/haven/internal/textmatch"
 )
 
 // JournalEntry is one entry of a person's journal.
@@ -42,9 +43,9 @@ const maxJournalShown = 15
 const journalPrivate = "Your journal is private, so I only write in it or read it back in a direct message. Send me a DM and ask there."
 
 var (
-	journalWriteRE = regexp.MustCompile(`(?is)^\s*(?:please\s+|can you\s+|could you\s+)?(?:(?:write|add|put|save|note)(?:\s+(?:this|that|down))?\s+(?:in|to|into)\s+my\s+(?:journal|diary)|journal\s+entry|new\s+journal\s+entry|dear\s+(?:diary|journal))\s*[:,.\-–—]?\s*(.*)$`)
-	journalReadRE  = regexp.MustCompile(`(?i)\b(?:what\s+(?:did|have)\s+i\s+(?:write|written|journal(?:l?ed)?|put\s+in\s+my\s+(?:journal|diary))|(?:show|read|give)(?:\s+me)?(?:\s+back)?\s+(?:my|what'?s\s+in\s+my)\s+(?:journal|diary)|my\s+(?:journal|diary)\s+entries|what'?s\s+in\s+my\s+(?:journal|diary))\b`)
-	lastDaysRE     = regexp.MustCompile(`(?i)\b(?:last|past)\s+(\d{1,3})\s+days?\b`)
+	journalWriteRE = textmatch.MustCompile(`(?is)^\s*(?:please\s+|can you\s+|could you\s+)?(?:(?:write|add|put|save|note)(?:\s+(?:this|that|down))?\s+(?:in|to|into)\s+my\s+(?:journal|diary)|journal\s+entry|new\s+journal\s+entry|dear\s+(?:diary|journal))\s*[:,.\-–—]?\s*(.*)$`)
+	journalReadRE  = textmatch.MustCompile(`(?i)\b(?:what\s+(?:did|have)\s+i\s+(?:write|written|journal(?:l?ed)?|put\s+in\s+my\s+(?:journal|diary))|(?:show|read|give)(?:\s+me)?(?:\s+back)?\s+(?:my|what'?s\s+in\s+my)\s+(?:journal|diary)|my\s+(?:journal|diary)\s+entries|what'?s\s+in\s+my\s+(?:journal|diary))\b`)
+	lastDaysRE     = textmatch.MustCompile(`(?i)\b(?:last|past)\s+(\d{1,3})\s+days?\b`)
 )
 
 // JournalCapabilities returns the journal's capabilities: write an entry
@@ -78,6 +79,11 @@ func JournalCapabilities(store JournalStore) []Capability {
 				e, err := store.AddJournalEntry(ctx, req.PersonID, text, req.Now, req.MessageKey)
 				if err != nil {
 					return Result{}, fmt.Errorf("write journal entry: %w", err)
+				}
+				// Only the latest entry is kept in the context (what "that"
+				// means): the checkpoint does not grow with the journal.
+				if old, _, ok := req.Context.Latest(JournalType); ok {
+					req.Context.Delete(JournalType, old)
 				}
 				req.Context.Put(JournalType, strconv.FormatInt(e.ID, 10), map[string]string{"at": e.At.UTC().Format(time.RFC3339)})
 				return Result{Text: "I've written that in your journal. Ask \"what did I write this week?\" to read it back; /memory and /forget cover your entries too."}, nil

@@ -86,3 +86,21 @@ func TestHelplineRuleReadsRequestsNotStories(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMatchRules measures dispatch's rule pass over the built-in
+// capabilities for a message none of them claims (the common case).
+func BenchmarkMatchRules(b *testing.B) {
+	r := NewRegistry()
+	for _, c := range append(JournalCapabilities(nil), ResourcesCapability(nil)) {
+		if err := r.Register(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	br := NewBranch(r, BranchOptions{})
+	req := &Request{Text: "I have been so tired lately and work keeps piling up, I don't know what to do with myself anymore"}
+	for b.Loop() {
+		if _, _, ok := br.MatchRules(req); ok {
+			b.Fatal("matched")
+		}
+	}
+}

@@ -3,8 +3,9 @@ package tasks
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/havenbot/haven/internal/textmatch"
 )
 
 // Helpline is one crisis service from the safety directory.
@@ -34,7 +35,7 @@ type Helplines struct {
 // number comes from there, never from a model.
 type HelplineLookup func(text, fallback string) Helplines
 
-var helplineRE = regexp.MustCompile(`(?i)\b(?:(?:what(?:'s|’s| is| are)?|which|where|give|tell|send|find|list|show|need|want|is there|are there|do you (?:know|have)|can you|could you|i'm looking for)\b.{0,60}\b(?:help ?lines?|hotlines?|crisis (?:lines?|numbers?|services?|text lines?)|suicide (?:lines?|hotlines?|numbers?)|emergency numbers?|samaritans|lifelines?)\b|\b(?:help ?lines?|hotlines?|crisis lines?|emergency numbers?)\s+(?:in|for)\s+\p{L}[\p{L} .'-]{1,40}\??\s*$)`)
+var helplineRE = textmatch.MustCompile(`(?i)\b(?:(?:what(?:'s|’s| is| are)?|which|where|give|tell|send|find|list|show|need|want|is there|are there|do you (?:know|have)|can you|could you|i'm looking for)\b.{0,60}\b(?:help ?lines?|hotlines?|crisis (?:lines?|numbers?|services?|text lines?)|suicide (?:lines?|hotlines?|numbers?)|emergency numbers?|samaritans|lifelines?)\b|\b(?:help ?lines?|hotlines?|crisis lines?|emergency numbers?)\s+(?:in|for)\s+\p{L}[\p{L} .'-]{1,40}\??\s*$)`)
 
 // ResourcesCapability returns the capability that names crisis lines for
 // a country on request ("what's the helpline in Ireland?"), from the

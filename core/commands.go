@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/tasks"
 )
 
 // Command is a slash command parsed at the gateway.
@@ -18,6 +19,9 @@ type Command struct {
 	// Plain is true for a command said in plain words ("what do you
 	// remember about me?"), not typed with a slash.
 	Plain bool
+	// Capability names the task capability whose command this is
+	// ("/journal ..."), set at the gateway; "" for other commands.
+	Capability string
 }
 
 // Pure reports whether the command is a known one with nothing after it.
@@ -26,7 +30,22 @@ func (c *Command) Pure() bool {
 	if c.Args != "" {
 		return false
 	}
-	if c.Name == "start" {
+	if c.Name == "start" || c.Capability != "" {
+		return true
+	}
+	for _, s := range commandList {
+		if s.name == c.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// builtin reports whether the command is one the gateway itself knows
+// (the commands of /help, /start and the admin command): a capability's
+// command can never shadow one.
+func (c *Command) builtin() bool {
+	if c.Name == "start" || c.Name == adminCommandName {
 		return true
 	}
 	for _, s := range commandList {
@@ -82,7 +101,7 @@ func (e *Engine) command(ctx context.Context, t *Turn) {
 	var text string
 	switch t.Command.Name {
 	case "help", "start":
-		text = helpText(t.Command.Name == "start" || t.FirstContact)
+		text = helpText(t.Command.Name == "start" || t.FirstContact, e.TaskCapabilities())
 	case "reset":
 		old := t.Session.ID
 		s, err := e.store.ResetSession(ctx, t.Person.ID, t.In.Conversation.ID, e.now())
@@ -100,9 +119,14 @@ func (e *Engine) command(ctx context.Context, t *Turn) {
 			t.In.Author.ID, t.In.Platform, t.Session.Started.UTC().Format("2 Jan 2006 15:04 MST"),
 			t.Checkpoint.TurnCount, plural(t.Checkpoint.TurnCount, "turn", "turns"))
 	default:
-		names := make([]string, len(commandList))
-		for i, c := range commandList {
-			names[i] = "/" + c.name
+		names := make([]string, 0, len(commandList))
+		for _, c := range commandList {
+			names = append(names, "/"+c.name)
+		}
+		for _, c := range e.TaskCapabilities() {
+			if c.Command != "" {
+				names = append(names, "/"+c.Command)
+			}
 		}
 		text = fmt.Sprintf("I don't know /%s. The commands I know are %s.", t.Command.Name, strings.Join(names, ", "))
 	}
@@ -110,7 +134,9 @@ func (e *Engine) command(ctx context.Context, t *Turn) {
 	t.Out = append(t.Out, t.reply(channels.OutReply, text))
 }
 
-func helpText(intro bool) string {
+// helpText is /help: the commands, then what Haven can do for the person
+// (each capability with a Usage).
+func helpText(intro bool, caps []*tasks.Capability) string {
 	var b strings.Builder
 	if intro {
 		b.WriteString("I'm Haven, an AI companion. I'm not a therapist or an emergency service, but I'm here to listen and help you think things through.\n\n")
@@ -118,6 +144,17 @@ func helpText(intro bool) string {
 	b.WriteString("Just write to me in your own words. Commands:\n")
 	for _, c := range commandList {
 		fmt.Fprintf(&b, "- /%s: %s\n", c.name, c.usage)
+	}
+	first := true
+	for _, c := range caps {
+		if c.Usage == "" {
+			continue
+		}
+		if first {
+			b.WriteString("\nThings I can do for you (a command, or just ask in your own words):\n")
+			first = false
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", c.Usage, strings.TrimSuffix(c.Description, "."))
 	}
 	b.WriteString("\nIf you are in danger right now, please contact your local emergency number.")
 	return b.String()

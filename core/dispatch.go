@@ -10,6 +10,7 @@ import (
 
 	"github.com/havenbot/haven/internal/textmatch"
 
+	"github.com/havenbot/haven/core/tasks"
 	"github.com/havenbot/haven/core/therapy"
 	"github.com/havenbot/haven/llm"
 )
@@ -22,7 +23,7 @@ import (
 
 // taskRequestRE is a person asking Haven to do something rather than to
 // talk it through.
-var taskRequestRE = textmatch.MustCompile(`(?i)\b(remind me|set (a|an|up a) (reminder|alarm|timer)|schedule (a|an|my) (message|call|reminder|check-?in)|add (it|this|that) to my calendar|export (my|all my) (data|memories|conversations?)|delete (my|all my) (data|account|memories|history)|what do you (remember|know) about me|send (a )?(message|text|email) to|book (a|an) (appointment|table))\b`)
+var taskRequestRE = textmatch.MustCompile(`(?i)\b(remind me|(log|record|track|note) (my|a) mood|set (a|an|up a) (reminder|alarm|timer)|schedule (a|an|my) (message|call|reminder|check-?in)|add (it|this|that) to my calendar|export (my|all my) (data|memories|conversations?)|delete (my|all my) (data|account|memories|history)|what do you (remember|know) about me|send (a )?(message|text|email) to|book (a|an) (appointment|table))\b`)
 
 // maxDispatchReadBytes bounds how much of a message the task rule reads, as
 // therapy's rules do: a 1 MB paste stays fast.
@@ -39,10 +40,17 @@ const DefaultDispatchTimeout = 3 * time.Second
 // with therapy's rules choosing the mode and the model asked only when no
 // rule is confident.
 func (e *Engine) dispatch(ctx context.Context, t *Turn) {
+	if c := t.Command; c != nil && c.Capability != "" {
+		e.chooseTask(t, "command")
+		return
+	}
 	in := therapy.DispatchInput{Text: t.In.Text, State: t.Therapy, TurnCount: t.Checkpoint.TurnCount, History: t.Lines}
 	d, confident := therapy.Classify(in)
+	if d.Claimed() && t.Tasks.Plan != nil {
+		t.Tasks.Plan = nil // therapy holds the message: the question is dropped
+	}
 	switch {
-	case !d.Claimed() && taskRequest(t.In.Text):
+	case !d.Claimed() && (taskRequest(t.In.Text) || e.taskAsked(t)):
 		e.chooseTask(t, string(therapy.SourceRules))
 		return
 	case !confident && e.llm != nil:
@@ -72,6 +80,24 @@ func (e *Engine) dispatch(ctx context.Context, t *Turn) {
 func (e *Engine) chooseTask(t *Turn, source string) {
 	t.Branch, t.ModeType, t.ModeSource = BranchTask, ModeTypeOperational, source
 	t.Mode, t.Modality = "", therapy.ModalityNone
+}
+
+// taskAsked reports whether the message is for the task branch: the
+// answer to its clarifying question, or a request a capability's rule
+// recognises ("log my mood as 4").
+func (e *Engine) taskAsked(t *Turn) bool {
+	if e.taskBranch == nil {
+		return false
+	}
+	if p := t.Tasks.Plan; p != nil && p.Waiting == tasks.WaitParam {
+		return true
+	}
+	if len(t.In.Text) > maxDispatchReadBytes {
+		return false
+	}
+	req := e.capRequest(t, t.In.Text)
+	_, _, ok := e.taskBranch.MatchRules(&req)
+	return ok
 }
 
 // taskRequest reports whether text asks Haven to do something.

@@ -39,16 +39,19 @@ func TestDispatchByRulesPicksTheBranch(t *testing.T) {
 	}
 }
 
-// The task branch answers honestly that it cannot do that yet, and the turn
-// is finalized like any other.
+// A request no capability does gets the task branch's honest answer (the
+// model was asked once and found none), and the turn is finalized like any
+// other.
 func TestATaskRequestGetsTheTaskBranchsHonestAnswer(t *testing.T) {
-	e := newModelEngine(t, llmtest.NewServer(t))
+	srv := llmtest.NewServer(t)
+	srv.SetDefault(llmtest.Reply{Content: `{"capability":"none","args":{}}`})
+	e := newModelEngine(t, srv)
 	tr := &Turn{In: dm("remind me to call mum at 6")}
 	if err := e.runCommitted(context.Background(), tr); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"gateway", "crisis_gate", "load_memory", "dispatch", "task", "finalize"}
-	if got := tr.Diag.Path(); !slices.Equal(got, want) || tr.Reply != taskUnavailable || tr.Diag.LLMCalls != 0 {
+	if got := tr.Diag.Path(); !slices.Equal(got, want) || tr.Reply != taskUnavailable || tr.Diag.LLMCalls != 1 {
 		t.Errorf("path %v reply %q calls %d", got, tr.Reply, tr.Diag.LLMCalls)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/tasks"
 	"github.com/havenbot/haven/core/therapy"
 	"github.com/havenbot/haven/llm"
 	"github.com/havenbot/haven/memory"
@@ -96,6 +97,10 @@ type Options struct {
 	// ends, on the turn's goroutine (metrics count it); it must be quick
 	// and safe for concurrent use.
 	Observe func(TurnReport)
+	// Tasks, when set, is the task branch's registry, used as it is; nil
+	// means the built-in capabilities (registerTasks) for the stores and
+	// lookups the other options provide.
+	Tasks *tasks.Registry
 }
 
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
@@ -129,6 +134,8 @@ type Engine struct {
 	reloader                       Reloader
 	crisisRows                     CrisisLogReader
 	liveWindow                     time.Duration
+	// taskBranch runs the task branch (nil: no capabilities).
+	taskBranch *tasks.Branch
 }
 
 // New returns an Engine, or an error naming the missing option.
@@ -204,6 +211,13 @@ func New(opts Options) (*Engine, error) {
 	e.therapist = therapy.New(therapy.Options{
 		LLM: opts.LLM, ReplyTimeout: opts.LLMDeadline, Logger: e.log,
 	})
+	reg, err := e.registerTasks(opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(reg.All()) > 0 {
+		e.taskBranch = tasks.NewBranch(reg, tasks.BranchOptions{LLM: opts.LLM, Timeout: e.dispatchTimeout})
+	}
 	return e, nil
 }
 
@@ -333,7 +347,9 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 	case NodeTherapeutic:
 		e.therapeutic(ctx, t)
 	case NodeTask:
-		e.task(t)
+		e.task(ctx, t)
+	case NodeTaskError:
+		e.taskError(t)
 	case NodeFinalize:
 		e.finalize(ctx, t)
 	default:

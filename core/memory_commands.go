@@ -500,6 +500,13 @@ func (e *Engine) checkApproval(t *Turn) {
 	}
 	if !ap.Expires.IsZero() && e.now().After(ap.Expires) {
 		t.Checkpoint.PendingApproval = nil
+		if ap.Action == actionTask {
+			t.Tasks.Plan = nil
+		}
+		return
+	}
+	if ap.Action == actionTask {
+		e.checkTaskApproval(t)
 		return
 	}
 	text := t.In.Text
@@ -522,6 +529,10 @@ func (e *Engine) approval(ctx context.Context, t *Turn) {
 	t.Checkpoint.PendingApproval = nil
 	if ap != nil && ap.Action == actionForgetUser {
 		e.confirmForgetUser(ctx, t, ap)
+		return
+	}
+	if ap != nil && ap.Action == actionTask {
+		e.resumeTask(ctx, t)
 		return
 	}
 	if ap != nil && ap.Action == actionForgetAll && t.ApprovalAnswer == "yes" && e.mem != nil {

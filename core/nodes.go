@@ -30,7 +30,11 @@ func (e *Engine) gateway(ctx context.Context, t *Turn) {
 	}
 	t.Session, t.Checkpoint = s, s.Checkpoint
 	e.loadTherapy(t)
+	e.loadTasks(t)
 	e.loadChannel(ctx, t)
+	if c := t.Command; c != nil && !c.builtin() {
+		c.Capability = e.capabilityCommand(c.Name)
+	}
 	if t.Command == nil && e.isAdmin(t) && (t.In.MentionsBot || !t.In.Conversation.Kind.Public()) {
 		t.Command = plainAdminCommand(t.In.Text)
 	}
@@ -118,6 +122,7 @@ func (e *Engine) crisisReply(t *Turn) {
 	t.Reply, t.ReplyKind = r.Text, channels.OutCrisis
 	t.AskedSafetyQuestion, t.AskedIfSafe = r.AsksSafetyQuestion, r.AsksIfSafe
 	e.interruptTherapy(t)
+	t.dropTask()
 	if public {
 		t.Out = append(t.Out, channels.Outbound{
 			Platform: t.In.Platform, Conversation: t.In.Conversation, Kind: channels.OutCrisis,
@@ -211,7 +216,7 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	t.finalized = true
 	now := e.now()
 	crisis := t.ReplyKind == channels.OutCrisis
-	cp := e.saveTherapy(t, t.Checkpoint)
+	cp := e.saveTasks(t, e.saveTherapy(t, t.Checkpoint))
 	cp.TurnCount++
 	cp.AskedSafetyQuestion, cp.AskedIfSafe = t.AskedSafetyQuestion, t.AskedIfSafe
 	if len(t.ReplyKeys) > 0 {
@@ -227,6 +232,10 @@ func (e *Engine) finalize(ctx context.Context, t *Turn) {
 	}
 	if rec.Entries[0].At.IsZero() {
 		rec.Entries[0].At = now
+	}
+	if t.taskCancelNote != "" && !crisis {
+		// A second unclear answer cancelled a task step: say so first.
+		t.Out = append([]channels.Outbound{t.reply(channels.OutNotice, t.taskCancelNote)}, t.Out...)
 	}
 	if t.MemorySettings.Paused && !crisis {
 		rec.Entries = nil // incognito: the words are not kept

@@ -17,7 +17,9 @@ const (
 	NodeDispatch    Node = "dispatch"
 	NodeTherapeutic Node = "therapeutic"
 	NodeTask        Node = "task"
-	NodeFinalize    Node = "finalize"
+	// NodeTaskError answers kindly when a task step failed.
+	NodeTaskError Node = "task_error"
+	NodeFinalize  Node = "finalize"
 	// NodeEnd is not a node: it ends the turn.
 	NodeEnd Node = "end"
 )
@@ -25,7 +27,7 @@ const (
 // allNodes lists every node and NodeEnd; the router's table test proves each
 // is reachable.
 var allNodes = []Node{NodeGateway, NodeApproval, NodeCommand, NodeAdmin, NodeRedirect, NodeCrisisGate, NodeCrisisLog, NodeCrisisReply,
-	NodeLoadMemory, NodeDispatch, NodeTherapeutic, NodeTask, NodeFinalize, NodeEnd}
+	NodeLoadMemory, NodeDispatch, NodeTherapeutic, NodeTask, NodeTaskError, NodeFinalize, NodeEnd}
 
 // route decides the next node from the turn's state alone. It is the one
 // place where flow is decided:
@@ -33,13 +35,15 @@ var allNodes = []Node{NodeGateway, NodeApproval, NodeCommand, NodeAdmin, NodeRed
 //	gateway ─┬─ admin command (/haven ...) ──────────────────────────────────── end
 //	         ├─ pure command (not in a paused or dm-only conversation) ───────── end
 //	         ├─ yes/no to a pending approval: resume it ─────────────────────── end
+//	         │    (a task's: resume it ─ (task error) ─ finalize ─ end)
+//	         ├─ pure capability command (/journal) ─ task ─ (task error) ─ finalize ─ end
 //	         └─ crisis gate ─ (log if level ≥ 1) ─┬─ crisis reply ─────────────── finalize ─ end
 //	                           (or third party) ──┤
 //	                                              ├─ paused conversation ──────────────── end
 //	                                              ├─ dm-only conversation ─ redirect ───── end
 //	                                              ├─ command (with words after it) ─────── end
 //	                                              └─ load memory ─ dispatch ─┬─ therapeutic ─┬─ finalize ─ end
-//	                                                                         └─ task ────────┘
+//	                                                                         └─ task ─ (task error) ─┘
 //
 // Only a pure command (a known command with nothing after it) skips the
 // crisis gate: "/help I want to die" and "/kms" are read by the gate first.
@@ -47,20 +51,32 @@ var allNodes = []Node{NodeGateway, NodeApproval, NodeCommand, NodeAdmin, NodeRed
 // crisis reply: a person in danger is answered even when the store is down.
 // An admin command never passes the crisis gate, the transcript or memory.
 // In a paused conversation (and one whose policy is dm-only) only the
-// crisis gate answers; dm-only adds a pointer to a DM.
+// crisis gate answers; dm-only adds a pointer to a DM. A capability's
+// command with words after it ("/journal ...") is read by the crisis gate
+// and then goes to the task branch like any task; a message that is
+// neither yes nor no to a task's approval is read by the gate too before
+// the task node asks once more.
 func route(t *Turn) Node {
 	cmd := t.Command != nil
+	capCmd := cmd && t.Command.Capability != ""
 	switch {
 	case !t.gatewayDone:
 		return NodeGateway
 	case t.ApprovalAnswer != "" && t.Err == nil && !t.approvalDone:
 		return NodeApproval
+	case t.approvalDone && t.Branch == BranchTask:
+		return taskTail(t)
 	case t.approvalDone:
 		return NodeEnd
 	case cmd && t.Command.Admin() && t.Err == nil && !t.adminDone:
 		return NodeAdmin
 	case t.adminDone:
 		return NodeEnd
+	case capCmd && t.Command.Pure() && !t.quiet() && t.Err == nil:
+		if !t.replied && t.taskFailure == nil {
+			return NodeTask
+		}
+		return taskTail(t)
 	case cmd && t.Command.Pure() && !t.quiet() && t.Err == nil && !t.commandDone:
 		return NodeCommand
 	case cmd && t.Command.Pure() && !t.quiet():
@@ -91,7 +107,7 @@ func route(t *Turn) Node {
 			return NodeRedirect
 		}
 		return NodeEnd
-	case cmd:
+	case cmd && !capCmd:
 		if !t.commandDone {
 			return NodeCommand
 		}
@@ -102,10 +118,24 @@ func route(t *Turn) Node {
 		return NodeDispatch
 	case t.Branch == BranchTherapeutic && !t.replied:
 		return NodeTherapeutic
+	case t.Branch == BranchTask && t.taskFailure != nil && !t.replied:
+		return NodeTaskError
 	case t.Branch == BranchTask && !t.replied:
 		return NodeTask
 	}
 	if t.Err == nil && !t.finalized {
+		return NodeFinalize
+	}
+	return NodeEnd
+}
+
+// taskTail is where a task turn goes once the task node has run: the
+// error node when a step failed, then finalize.
+func taskTail(t *Turn) Node {
+	switch {
+	case t.taskFailure != nil && !t.replied:
+		return NodeTaskError
+	case t.Err == nil && !t.finalized:
 		return NodeFinalize
 	}
 	return NodeEnd

@@ -66,6 +66,18 @@ func TestRouteCoversEveryNode(t *testing.T) {
 		{"therapeutic branch replies", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTherapeutic}, NodeTherapeutic},
 		{"task branch replies", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTask}, NodeTask},
 		{"task reply is finalized", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTask, replied: true}, NodeFinalize},
+		{"failed task step goes to the error node", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTask, taskFailure: &taskFailure{}}, NodeTaskError},
+		{"task error reply is finalized", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTask, taskFailure: &taskFailure{}, replied: true}, NodeFinalize},
+		{"pure capability command goes to the task node before the crisis gate", Turn{gatewayDone: true, Command: &Command{Name: "journal", Capability: "journal.write"}}, NodeTask},
+		{"pure capability command's failed step goes to the error node", Turn{gatewayDone: true, Command: &Command{Name: "journal", Capability: "journal.write"}, Branch: BranchTask, taskFailure: &taskFailure{}}, NodeTaskError},
+		{"pure capability command is finalized", Turn{gatewayDone: true, Command: &Command{Name: "journal", Capability: "journal.write"}, Branch: BranchTask, replied: true}, NodeFinalize},
+		{"capability command with words is assessed first", Turn{gatewayDone: true, Command: &Command{Name: "journal", Args: "a good day", Capability: "journal.write"}}, NodeCrisisGate},
+		{"assessed capability command goes on to dispatch", Turn{gatewayDone: true, Command: &Command{Name: "journal", Args: "a good day", Capability: "journal.write"}, Assessment: assessed(0)}, NodeLoadMemory},
+		{"capability command with crisis words gets the crisis reply", Turn{gatewayDone: true, Command: &Command{Name: "journal", Args: "x", Capability: "journal.write"}, Assessment: assessed(3), crisisLogged: true}, NodeCrisisReply},
+		{"task approval answered is finalized", Turn{gatewayDone: true, ApprovalAnswer: "yes", approvalDone: true, Branch: BranchTask, replied: true}, NodeFinalize},
+		{"task approval whose step failed goes to the error node", Turn{gatewayDone: true, ApprovalAnswer: "yes", approvalDone: true, Branch: BranchTask, taskFailure: &taskFailure{}}, NodeTaskError},
+		{"finalized task approval ends", Turn{gatewayDone: true, ApprovalAnswer: "yes", approvalDone: true, Branch: BranchTask, replied: true, finalized: true}, NodeEnd},
+		{"unclear answer to a task approval is assessed first", Turn{gatewayDone: true, taskReask: true, Branch: BranchTask}, NodeCrisisGate},
 		{"reply is finalized", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTherapeutic, replied: true}, NodeFinalize},
 		{"finalized turn ends", Turn{gatewayDone: true, Assessment: assessed(0), MemoryLoaded: true, Branch: BranchTherapeutic, replied: true, finalized: true}, NodeEnd},
 		{"finalized crisis turn ends", Turn{gatewayDone: true, Assessment: assessed(3), crisisLogged: true, replied: true, finalized: true}, NodeEnd},
@@ -99,6 +111,7 @@ func TestParseCommand(t *testing.T) {
 		{"/", nil},
 		{"/ not a command", nil},
 		{"/usr/bin/env", nil},
+		{"/journal a quiet day", &Command{Name: "journal", Args: "a quiet day"}},
 	}
 	for _, tt := range tests {
 		got := parseCommand(tt.in)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/core/tasks"
 	"github.com/havenbot/haven/core/therapy"
 	"github.com/havenbot/haven/emotion"
 	"github.com/havenbot/haven/memory"
@@ -51,6 +52,10 @@ type Turn struct {
 	// Therapy is the therapeutic branch's session state, decoded from its
 	// checkpoint slot at the gateway and encoded back at finalize.
 	Therapy therapy.State
+	// Tasks is the task branch's session state (the plan waiting on the
+	// person), from its checkpoint slot; the capability context is
+	// Checkpoint.CapabilityContext.
+	Tasks tasks.State
 
 	// --- loaded: this turn, from the store
 	// History is the person's recent messages in this session, oldest first.
@@ -128,6 +133,16 @@ type Turn struct {
 	// pending is what finalize leaves to commit (nil when nothing).
 	pending      *pendingTurn
 	approvalDone bool
+	// taskReask is set at the gateway when a message is neither yes nor no
+	// to a task's approval for the first time: the task node asks once
+	// more. taskCancelNote is set when it is the second time: the step is
+	// cancelled and the message is answered as usual after the note.
+	taskReask      bool
+	taskCancelNote string
+	// taskOutcome is how the task branch ended the turn; taskFailure,
+	// when set, is the failed step the error node answers.
+	taskOutcome tasks.Kind
+	taskFailure *taskFailure
 	// Err is a failure that stops the ordinary path. The crisis gate still
 	// runs after it, so a broken store never silences a crisis reply.
 	Err error

@@ -6,18 +6,19 @@ import (
 
 // Export is everything Haven holds about one person.
 type Export struct {
-	PersonID   string        `json:"person_id"`
-	Display    string        `json:"display_name"`
-	Created    time.Time     `json:"created"`
-	Identities []string      `json:"identities"`
-	Settings   Settings      `json:"settings"`
-	Facts      []ExportFact  `json:"facts"`
-	Episodes   []Episode     `json:"episodes"`
-	Rules      []Rule        `json:"rules"`
-	Sessions   []ExportSess  `json:"sessions"`
-	Crisis     []CrisisEvent `json:"crisis_log"`
-	Pending    int           `json:"pending_extraction_jobs"`
-	Held       []Fact        `json:"held_for_later"`
+	PersonID   string         `json:"person_id"`
+	Display    string         `json:"display_name"`
+	Created    time.Time      `json:"created"`
+	Identities []string       `json:"identities"`
+	Settings   Settings       `json:"settings"`
+	Facts      []ExportFact   `json:"facts"`
+	Episodes   []Episode      `json:"episodes"`
+	Rules      []Rule         `json:"rules"`
+	Journal    []JournalEntry `json:"journal"`
+	Sessions   []ExportSess   `json:"sessions"`
+	Crisis     []CrisisEvent  `json:"crisis_log"`
+	Pending    int            `json:"pending_extraction_jobs"`
+	Held       []Fact         `json:"held_for_later"`
 }
 
 // ExportFact is a fact as exported, with its state in words.

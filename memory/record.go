@@ -14,6 +14,7 @@ const (
 	KindEpisode    Kind = "episode"
 	KindRule       Kind = "rule"
 	KindTranscript Kind = "transcript"
+	KindJournal    Kind = "journal"
 )
 
 // Ref names one record of a person.
@@ -30,6 +31,7 @@ type Record struct {
 	Fact    *Fact
 	Episode *Episode
 	Rule    *Rule
+	Journal *JournalEntry
 }
 
 // Text is the record in plain words about the person, for a model's brief
@@ -59,6 +61,8 @@ func (r Record) Words(v Voice) string {
 			s += " Open: " + strings.Join(r.Episode.OpenLoops, "; ")
 		}
 		return s
+	case r.Journal != nil:
+		return "journal entry of " + r.Journal.Created.Format("2 Jan 2006") + ": " + r.Journal.Text
 	case r.Rule != nil:
 		if r.Rule.Key == "address" {
 			return "call them " + r.Rule.Text

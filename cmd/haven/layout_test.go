@@ -22,6 +22,7 @@ var layoutRules = []struct {
 	// metrics is fed through hooks: only cmd imports it.
 	{"./core/...", []string{"/adapters", "/configs", "/cmd", "/metrics"}},
 	{"./core/therapy/...", []string{"/memory", "/safety", "/channels", "/adapters"}},
+	{"./core/tasks/...", []string{"/memory", "/safety", "/channels", "/adapters"}},
 	{"./core/reply/...", []string{"/memory", "/safety", "/channels", "/adapters", "/llm"}},
 	{"./configs/...", []string{"/core", "/adapters", "/memory", "/safety", "/channels", "/llm"}},
 	{"./metrics/...", []string{"/adapters", "/cmd"}},

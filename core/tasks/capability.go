@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 )
 
@@ -17,7 +18,9 @@ type Capability struct {
 	Description string
 	// Command, when set, is a slash command that asks for this capability
 	// directly ("mood" for "/mood 6 tired but ok"); its text after the
-	// command word is the Request's Text. Lower case, no slash.
+	// command word is the Request's Text, read by Match. When Match is nil
+	// or does not match and the capability has exactly one required
+	// param, the whole text is that param. Lower case, no slash.
 	Command string
 	// Usage is the short way to ask for it shown by /help ("/mood 6 tired
 	// but ok"); empty keeps it out of /help.
@@ -81,8 +84,15 @@ type Request struct {
 	Now time.Time
 	// Location is the person's time zone; nil when it is not known.
 	Location *time.Location
+	// Country is the person's ISO country code as core knows it (what they
+	// said, the platform locale, the configured default); "" when unknown.
+	Country string
 	// PersonID and SessionID are opaque ids.
 	PersonID, SessionID string
+	// MessageKey identifies the message the turn answers, the same when
+	// the turn runs again after a crash: a capability that writes keys
+	// its write by it so that it happens once.
+	MessageKey string
 	// Target is the conversation the message came from.
 	Target Target
 	// Private is true in a direct message: personal data (moods, journal
@@ -115,16 +125,56 @@ type Context map[string]map[string]map[string]string
 // Get returns the fields under typ and key, nil when there are none.
 func (c Context) Get(typ, key string) map[string]string { return c[typ][key] }
 
-// Put sets the fields under typ and key, replacing what was there.
+// Put sets the fields under typ and key, replacing what was there, and
+// makes key the latest of its type (Latest).
 func (c Context) Put(typ, key string, fields map[string]string) {
 	if c[typ] == nil {
 		c[typ] = map[string]map[string]string{}
 	}
 	c[typ][key] = fields
+	if c[recentType] == nil {
+		c[recentType] = map[string]map[string]string{}
+	}
+	c[recentType][typ] = map[string]string{"key": key}
 }
 
-// Delete removes the fields under typ and key.
-func (c Context) Delete(typ, key string) { delete(c[typ], key) }
+// Delete removes the fields under typ and key (and its mark as the latest).
+func (c Context) Delete(typ, key string) {
+	delete(c[typ], key)
+	if c[recentType][typ]["key"] == key {
+		delete(c[recentType], typ)
+	}
+}
+
+// recentType is the context type that remembers, for each type, the key
+// Put last: what "that" refers to.
+const recentType = "_latest"
+
+// Latest returns the key and fields Put last under typ and still there:
+// the thing a person means by "that" ("move that to 7"). ok is false when
+// there is none.
+func (c Context) Latest(typ string) (key string, fields map[string]string, ok bool) {
+	key = c[recentType][typ]["key"]
+	fields = c.Get(typ, key)
+	if key == "" || fields == nil {
+		return "", nil, false
+	}
+	return key, fields, true
+}
+
+// Clone returns a deep copy of c (never nil): a capability works on a
+// copy, so a step that fails changes nothing.
+func (c Context) Clone() Context {
+	out := make(Context, len(c))
+	for typ, keys := range c {
+		m := make(map[string]map[string]string, len(keys))
+		for k, f := range keys {
+			m[k] = maps.Clone(f)
+		}
+		out[typ] = m
+	}
+	return out
+}
 
 // ErrUnknownCapability is returned (wrapped) for a name no capability in
 // the registry has.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/havenbot/haven/memory"
 )
@@ -55,6 +56,11 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 		return fail(err)
 	}
 	ex.Rules = append(ex.Rules, rules...)
+	journal, err := s.JournalEntries(ctx, personID, time.Time{}, time.Time{}, 0)
+	if err != nil {
+		return fail(err)
+	}
+	ex.Journal = append([]memory.JournalEntry{}, journal...)
 	idx := map[string]int{}
 	if err := s.collect(ctx, `SELECT id, conversation_id, started_at, coalesce(ended_at, 0) FROM sessions WHERE person_id = ? ORDER BY started_at, id`, personID, func(sc func(...any) error) error {
 		var ss memory.ExportSess

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/havenbot/haven/memory"
 )
@@ -23,7 +24,14 @@ func (s *Store) Records(ctx context.Context, personID string) ([]memory.Record, 
 	if err != nil {
 		return nil, err
 	}
+	journal, err := s.JournalEntries(ctx, personID, time.Time{}, time.Time{}, 0)
+	if err != nil {
+		return nil, err
+	}
 	var out []memory.Record
+	for i := range journal {
+		out = append(out, memory.Record{Ref: memory.Ref{Kind: memory.KindJournal, ID: journal[i].ID}, Created: journal[i].Created, Journal: &journal[i]})
+	}
 	for i := range facts {
 		out = append(out, memory.Record{Ref: memory.Ref{Kind: memory.KindFact, ID: facts[i].ID}, Created: facts[i].Created, Fact: &facts[i]})
 	}
@@ -59,6 +67,8 @@ func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref)
 				q = `DELETE FROM episodes WHERE id = ? AND person_id = ?`
 			case memory.KindRule:
 				q = `DELETE FROM rules WHERE id = ? AND person_id = ?`
+			case memory.KindJournal:
+				q = `DELETE FROM journal WHERE id = ? AND person_id = ?`
 			case memory.KindTranscript:
 				q = `DELETE FROM transcript WHERE id = ? AND session_id IN (SELECT id FROM sessions WHERE person_id = ?)`
 			default:

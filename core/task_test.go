@@ -55,7 +55,7 @@ func noteRegistry(t testing.TB, notes *[]string) *tasks.Registry {
 		Name: "note.wipe", Description: "Delete every note.", Reads: []string{"note"},
 		Approval: func(tasks.Args) (string, bool) { return "Delete every note?", true },
 		Match: func(req *tasks.Request) (tasks.Args, bool) {
-			return tasks.Args{}, strings.EqualFold(strings.TrimSpace(req.Text), "wipe my notes")
+			return tasks.Args{}, strings.EqualFold(strings.TrimSpace(req.Text), "clear all the notes")
 		},
 		Execute: func(_ context.Context, req *tasks.Request, _ tasks.Args) (tasks.Result, error) {
 			*notes = nil
@@ -196,7 +196,7 @@ func TestAnApprovalSurvivesARestart(t *testing.T) {
 			var notes []string
 			e, store := taskEngineStore(t, path, &notes)
 			turn(t, e, "note buy milk")
-			if tr := turn(t, e, "wipe my notes"); !strings.HasPrefix(tr.Reply, "Delete every note?") {
+			if tr := turn(t, e, "clear all the notes"); !strings.HasPrefix(tr.Reply, "Delete every note?") {
 				t.Fatalf("approval question %q", tr.Reply)
 			}
 			var tr *Turn
@@ -234,7 +234,7 @@ func TestACrisisDropsAPendingApprovalSoAYesNeverRunsIt(t *testing.T) {
 	var notes []string
 	e := taskEngine(t, filepath.Join(t.TempDir(), "haven.db"), &notes)
 	turn(t, e, "note buy milk")
-	turn(t, e, "wipe my notes")
+	turn(t, e, "clear all the notes")
 	if tr := turn(t, e, "I want to kill myself"); tr.ReplyKind != channels.OutCrisis {
 		t.Fatalf("kind %s", tr.ReplyKind)
 	}
@@ -372,7 +372,7 @@ func TestAnExpiredApprovalIsDroppedAndAYesDoesNothing(t *testing.T) {
 	now := time.Date(2026, 1, 14, 12, 0, 0, 0, time.UTC)
 	e := taskEngine(t, filepath.Join(t.TempDir(), "haven.db"), &notes, func(o *Options) { o.Clock = func() time.Time { return now } })
 	turn(t, e, "note buy milk")
-	turn(t, e, "wipe my notes")
+	turn(t, e, "clear all the notes")
 	now = now.Add(approvalTTL + time.Minute)
 	if tr := turn(t, e, "yes"); tr.Branch == BranchTask || len(notes) != 1 {
 		t.Fatalf("an expired approval ran: branch %s notes %v", tr.Branch, notes)

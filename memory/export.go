@@ -19,6 +19,7 @@ type Export struct {
 	Crisis     []CrisisEvent  `json:"crisis_log"`
 	Pending    int            `json:"pending_extraction_jobs"`
 	Held       []Fact         `json:"held_for_later"`
+	Moods      []Mood         `json:"moods"`
 }
 
 // ExportFact is a fact as exported, with its state in words.

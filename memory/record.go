@@ -15,6 +15,7 @@ const (
 	KindRule       Kind = "rule"
 	KindTranscript Kind = "transcript"
 	KindJournal    Kind = "journal"
+	KindMood       Kind = "mood"
 )
 
 // Ref names one record of a person.
@@ -24,7 +25,7 @@ type Ref struct {
 }
 
 // Record is one remembered item as listed to its owner: a fact (active or
-// not), an episode or a rule.
+// not), an episode, a rule or a mood entry.
 type Record struct {
 	Ref     Ref
 	Created time.Time
@@ -32,6 +33,7 @@ type Record struct {
 	Episode *Episode
 	Rule    *Rule
 	Journal *JournalEntry
+	Mood    *Mood
 }
 
 // Text is the record in plain words about the person, for a model's brief
@@ -68,6 +70,8 @@ func (r Record) Words(v Voice) string {
 			return "call them " + r.Rule.Text
 		}
 		return r.Rule.Text
+	case r.Mood != nil:
+		return r.Mood.Words()
 	}
 	return ""
 }

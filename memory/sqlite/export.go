@@ -18,7 +18,7 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 		return memory.Export{}, fmt.Errorf("export person %s: %w", personID, s.classify(err))
 	}
 	ex := memory.Export{PersonID: personID, Identities: []string{}, Facts: []memory.ExportFact{}, Episodes: []memory.Episode{},
-		Rules: []memory.Rule{}, Sessions: []memory.ExportSess{}, Crisis: []memory.CrisisEvent{}, Held: []memory.Fact{}}
+		Rules: []memory.Rule{}, Sessions: []memory.ExportSess{}, Crisis: []memory.CrisisEvent{}, Held: []memory.Fact{}, Moods: []memory.Mood{}}
 	var created int64
 	err := s.rd.QueryRowContext(ctx, `SELECT display, created_at FROM people WHERE id = ?`, personID).Scan(&ex.Display, &created)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -122,6 +122,11 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 	}); err != nil {
 		return fail(err)
 	}
+	moods, err := s.Moods(ctx, personID, time.Time{}, time.Time{})
+	if err != nil {
+		return fail(err)
+	}
+	ex.Moods = append(ex.Moods, moods...)
 	return ex, nil
 }
 

@@ -211,13 +211,21 @@ func TestSchemaStatusReadsWithoutMigrating(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	// Versions need not be contiguous (a branch's number may land before
+	// the numbers below it): every known migration above 3 is pending.
+	later := 0
+	for _, src := range p.ListSources() {
+		if src.Version > 3 {
+			later++
+		}
+	}
 
 	for range 2 { // reading twice: the first read changed nothing
 		st, err := SchemaStatus(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Current != 3 || st.Target < 5 || st.Newer() || len(st.Pending) != int(st.Target-3) || st.Pending[0].Version != 4 {
+		if st.Current != 3 || st.Target < 5 || st.Newer() || len(st.Pending) != later || st.Pending[0].Version != 4 {
 			t.Fatalf("SchemaStatus = %+v, want version 3 with the later migrations pending", st)
 		}
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/havenbot/haven/memory"
 )
 
-// Records returns the person's facts, rules and episodes, oldest first.
+// Records returns the person's facts, rules, episodes, journal entries
+// and mood entries, oldest first.
 func (s *Store) Records(ctx context.Context, personID string) ([]memory.Record, error) {
 	facts, err := s.Facts(ctx, personID, true)
 	if err != nil {
@@ -28,6 +29,10 @@ func (s *Store) Records(ctx context.Context, personID string) ([]memory.Record, 
 	if err != nil {
 		return nil, err
 	}
+	moods, err := s.Moods(ctx, personID, time.Time{}, time.Time{})
+	if err != nil {
+		return nil, err
+	}
 	var out []memory.Record
 	for i := range journal {
 		out = append(out, memory.Record{Ref: memory.Ref{Kind: memory.KindJournal, ID: journal[i].ID}, Created: journal[i].Created, Journal: &journal[i]})
@@ -41,6 +46,9 @@ func (s *Store) Records(ctx context.Context, personID string) ([]memory.Record, 
 	for i := range eps {
 		out = append(out, memory.Record{Ref: memory.Ref{Kind: memory.KindEpisode, ID: eps[i].ID}, Created: eps[i].Created, Episode: &eps[i]})
 	}
+	for i := range moods {
+		out = append(out, memory.Record{Ref: memory.Ref{Kind: memory.KindMood, ID: moods[i].ID}, Created: moods[i].At, Mood: &moods[i]})
+	}
 	slices.SortStableFunc(out, func(a, b memory.Record) int {
 		if c := a.Created.Compare(b.Created); c != 0 {
 			return c
@@ -53,9 +61,9 @@ func (s *Store) Records(ctx context.Context, personID string) ([]memory.Record, 
 	return out, nil
 }
 
-// Forget deletes the person's records refs (facts, episodes and rules, and
-// transcript entries for memory.KindTranscript refs) from storage, search
-// and export. Refs that are not the person's are left alone.
+// Forget deletes the person's records refs (facts, episodes, rules and mood
+// entries, and transcript entries for memory.KindTranscript refs) from
+// storage, search and export. Refs that are not the person's are left alone.
 func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref) error {
 	err := s.write(ctx, func(tx *wtx) error {
 		for _, ref := range refs {
@@ -69,6 +77,8 @@ func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref)
 				q = `DELETE FROM rules WHERE id = ? AND person_id = ?`
 			case memory.KindJournal:
 				q = `DELETE FROM journal WHERE id = ? AND person_id = ?`
+			case memory.KindMood:
+				q = `DELETE FROM moods WHERE id = ? AND person_id = ?`
 			case memory.KindTranscript:
 				q = `DELETE FROM transcript WHERE id = ? AND session_id IN (SELECT id FROM sessions WHERE person_id = ?)`
 			default:

@@ -3,6 +3,9 @@ package console
 import (
 	"bytes"
 	"context"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"io/fs"
 	"os"
@@ -216,5 +219,36 @@ func TestSendFileThatCannotBeSavedSaysWhyAndIsPermanent(t *testing.T) {
 	}
 	if err := a.SendFile(context.Background(), channels.Outbound{File: &channels.File{Name: "e.json"}}); !channels.IsPermanent(err) {
 		t.Errorf("SendFile of an empty file = %v, want a permanent error", err)
+	}
+}
+
+func TestSendFileSavesAnImageByteForByteUnderItsName(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 8, 4))
+	img.Set(3, 2, color.RGBA{R: 0x1f, G: 0x5f, B: 0xbf, A: 0xff})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var out bytes.Buffer
+	a := New(Options{Out: &out, FileDir: dir})
+	f := &channels.File{Name: "mood-2026-11-24.png", ContentType: "image/png", Data: buf.Bytes()}
+	if err := a.SendFile(context.Background(), channels.Outbound{Text: "Your mood over the last 30 days.", File: f}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "mood-2026-11-24.png")
+	if !strings.HasSuffix(out.String(), "saved to "+path+"\n") {
+		t.Fatalf("printed %q, want it to say where the image was saved (%s)", out.String(), path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := png.Decode(bytes.NewReader(data))
+	if err != nil || !bytes.Equal(data, f.Data) {
+		t.Fatalf("saved image is not the PNG sent: %v", err)
+	}
+	if r, g, b, _ := got.At(3, 2).RGBA(); r>>8 != 0x1f || g>>8 != 0x5f || b>>8 != 0xbf {
+		t.Fatalf("saved image pixel = %v, want the one drawn", got.At(3, 2))
 	}
 }

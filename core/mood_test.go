@@ -101,6 +101,7 @@ func TestMoodLogStoresTheScoreAndNoteAndRefusesOffTheScale(t *testing.T) {
 		{"mood -3", -1, "", "I can't log -3"},
 		{"mood 7.5", -1, "", "whole numbers"},
 		{"log my mood as 3 out of 5", -1, "", "3 out of 5 is on another scale"},
+		{"/mood 5 " + strings.Repeat("so much to say ", 40), -1, "", "Your note is 599 characters long and I keep up to 500"},
 	}
 	for _, tt := range tests {
 		before := len(m.moods(t))
@@ -268,5 +269,12 @@ func TestMoodEntriesAreMemoryThePersonControls(t *testing.T) {
 	m.say(t, "mo", "yes")
 	for _, row := range dump(t, m.path)["moods"] {
 		t.Errorf("a mood row is left after forget all: %s", row)
+	}
+}
+
+func TestTheMoodCapabilitiesAndMemoryAgreeOnTheScale(t *testing.T) {
+	if tasks.MoodMin != memory.MoodMin || tasks.MoodMax != memory.MoodMax || tasks.MaxMoodNote != memory.MaxMoodNote {
+		t.Fatalf("tasks scale %d-%d note %d, memory scale %d-%d note %d: a mood one accepts the other refuses",
+			tasks.MoodMin, tasks.MoodMax, tasks.MaxMoodNote, memory.MoodMin, memory.MoodMax, memory.MaxMoodNote)
 	}
 }

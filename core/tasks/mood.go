@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // MoodEntry is one entry of a person's mood log, as the mood capabilities
@@ -235,6 +236,10 @@ func logMood(ctx context.Context, store MoodStore, req *Request, args Args) (Res
 		return Result{Text: ask}, nil
 	}
 	note := strings.TrimSpace(args["note"])
+	if n := utf8.RuneCountInString(note); n > MaxMoodNote {
+		return Result{Text: fmt.Sprintf("Your note is %d characters long and I keep up to %d with a mood, so I haven't logged it yet. "+
+			"Could you send the score with a shorter note? (For longer thoughts, just tell me about it.)", n, MaxMoodNote)}, nil
+	}
 	e, err := store.LogMood(ctx, req.PersonID, MoodEntry{Score: score, Note: note, At: req.Now})
 	if err != nil {
 		return Result{}, fmt.Errorf("log mood: %w", err)

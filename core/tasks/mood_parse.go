@@ -12,6 +12,10 @@ const (
 	MoodMax = 10
 )
 
+// MaxMoodNote is the longest note mood.log keeps, in characters (memory
+// keeps the same limit).
+const MaxMoodNote = 500
+
 // moodNumber is a score as people write it: digits (a decimal is read so
 // that it can be refused clearly) or a number word.
 const moodNumber = `(-?\d{1,3}(?:[.,]\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten)`
@@ -119,7 +123,11 @@ func originalTail(text, tail string) string {
 // on the 0-10 scale. It returns the score, or the question to ask when it
 // is not one (naming what is wrong).
 func moodScore(args Args) (int, string) {
-	raw := args["score"]
+	raw := strings.ToLower(strings.TrimSpace(args["score"]))
+	if w, ok := moodWords[raw]; ok {
+		raw = w // a model may pass the word the person said
+	}
+	raw = strings.TrimSuffix(strings.TrimSuffix(raw, "/10"), " out of 10")
 	if sc := args["scale"]; sc != "" && sc != "10" {
 		return 0, "I keep moods on a scale from 0 (the worst) to 10 (the best), and " + raw + " out of " + sc +
 			" is on another scale, so I haven't logged it. What number from 0 to 10 fits how you feel?"

@@ -96,6 +96,8 @@ func TestMoodScoreAsksClearlyInsteadOfClamping(t *testing.T) {
 		{Args{"score": "6.5"}, 0, "whole numbers", "a decimal"},
 		{Args{"score": "3", "scale": "5"}, 0, "3 out of 5", "another scale"},
 		{Args{"score": "lots"}, 0, "from 0 (the worst) to 10", "not a number"},
+		{Args{"score": "Seven"}, 7, "", ""},
+		{Args{"score": "8/10"}, 8, "", ""},
 	}
 	for _, tt := range tests {
 		got, ask := moodScore(tt.args)

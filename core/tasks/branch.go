@@ -195,6 +195,9 @@ func (b *Branch) answer(ctx context.Context, req *Request, p *Plan) (Outcome, bo
 	// request ("remind me" ... "to call mum at 6").
 	joined := *req
 	joined.Text = strings.TrimSpace(p.Text + " " + req.Text)
+	if st.Args == nil {
+		st.Args = Args{} // a plan decoded from the checkpoint has none
+	}
 	if c.Match != nil {
 		if a, ok := c.Match(&joined); ok && a[p.Asked] != "" {
 			for k, v := range a {
@@ -203,9 +206,6 @@ func (b *Branch) answer(ctx context.Context, req *Request, p *Plan) (Outcome, bo
 				}
 			}
 		}
-	}
-	if st.Args == nil {
-		st.Args = Args{}
 	}
 	if st.Args[p.Asked] == "" {
 		st.Args[p.Asked] = strings.TrimSpace(req.Text)

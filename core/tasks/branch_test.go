@@ -102,6 +102,26 @@ func TestMissingRequiredParamAsksThenTheAnswerFillsIt(t *testing.T) {
 	}
 }
 
+func TestAnAnswerTheRuleReadsWithTheRequestFillsAPlanSavedWithoutArgs(t *testing.T) {
+	b := NewBranch(testRegistry(t), BranchOptions{})
+	// A rule that matched without arguments ("log my mood") left a step
+	// with empty args, which the checkpoint does not encode.
+	asked := &Plan{Text: "note", Steps: []Step{{Capability: "note.add", Args: Args{}}}, Waiting: WaitParam, Asked: "text", Question: "What should the note say?"}
+	v, data, err := State{Plan: asked}.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := DecodeState(v, data)
+	if err != nil || st.Plan.Steps[0].Args != nil {
+		t.Fatalf("decoded plan %+v, %v; want a step without args", st.Plan, err)
+	}
+	// "note" + "down call the dentist" is read by the rule as a whole.
+	again := b.Run(context.Background(), Input{Request: request("down call the dentist", Context{}), Plan: st.Plan})
+	if again.Kind != KindDone || again.Text != "Noted: call the dentist" {
+		t.Fatalf("answer outcome %+v", again)
+	}
+}
+
 func TestCommandGoesStraightToItsCapability(t *testing.T) {
 	b := NewBranch(testRegistry(t), BranchOptions{})
 	out := b.Run(context.Background(), Input{Request: request("", Context{}), Command: "note.add"})

@@ -28,6 +28,9 @@ func (e *Engine) registerTasks(opts Options) (*tasks.Registry, error) {
 	if s, ok := opts.Store.(JournalKeeper); ok {
 		caps = append(caps, tasks.JournalCapabilities(journalStore{s})...)
 	}
+	if s, ok := opts.Store.(MoodMemory); ok {
+		caps = append(caps, tasks.MoodCapabilities(MoodStore(s))...)
+	}
 	caps = append(caps, tasks.ResourcesCapability(helplineLookup(safety.DefaultDirectory())))
 	for _, c := range caps {
 		if err := reg.Register(c); err != nil {

@@ -62,7 +62,7 @@ func MoodCapabilities(store MoodStore) []Capability {
 	return []Capability{
 		{
 			Name:        MoodLog,
-			Description: "Log how the person feels right now as a score from 0 (the worst) to 10 (the best), with an optional note.",
+			Description: "Log how you feel right now, from 0 (the worst) to 10 (the best), with a few words if you like.",
 			Command:     "mood",
 			Usage:       "/mood 6 tired but ok",
 			Examples:    []string{"/mood 6 tired but ok", "log my mood as 4", "mood 7", "I'd rate my mood a 3 today"},
@@ -80,7 +80,7 @@ func MoodCapabilities(store MoodStore) []Capability {
 		},
 		{
 			Name:        MoodWeek,
-			Description: "Show the person's moods of the last seven days, day by day, with the average compared with the week before.",
+			Description: "See your moods of the last seven days, day by day, and how the week compares with the one before.",
 			Usage:       "/mood week",
 			Examples:    []string{"/mood week", "how was my mood this week?", "show my moods for the week"},
 			Reads:       []string{moodContextType},
@@ -91,7 +91,7 @@ func MoodCapabilities(store MoodStore) []Capability {
 		},
 		{
 			Name:        MoodChart,
-			Description: "Draw a chart of the person's mood over the last days (30 unless they say otherwise, 7 to 90).",
+			Description: "Get a chart of your mood over the last 30 days (or any 7 to 90).",
 			Usage:       "/mood chart",
 			Examples:    []string{"/mood chart", "show me my mood chart", "graph my mood for the last two weeks"},
 			Params: []Param{
@@ -128,13 +128,23 @@ func moodView(body string) string {
 	return ""
 }
 
+// reMoodAsk asks to log a mood without saying it ("log my mood"): the
+// branch asks for the score.
+var reMoodAsk = regexp.MustCompile(`^(?:/mood|(?:please |can you |could you |i want to |i'd like to |let me )?(?:log|record|track|note|save|add) (?:down )?(?:my |a |today's )?mood(?: for today| today| now| please)?)$`)
+
 // matchMoodLog is mood.log's rule: a mood said in plain words, or
-// "/mood" and a score.
+// "/mood" and a score; "log my mood" alone matches without a score.
 func matchMoodLog(req *Request) (Args, bool) {
 	if moodView(req.Text) != "" {
 		return nil, false
 	}
-	return parseMood(req.Text)
+	if args, ok := parseMood(req.Text); ok {
+		return args, true
+	}
+	if reMoodAsk.MatchString(strings.TrimRight(normalizeMoodText(req.Text), ".!?")) {
+		return Args{}, true
+	}
+	return nil, false
 }
 
 var (
@@ -210,11 +220,15 @@ func chartDays(raw string) (int, string) {
 }
 
 // logMood is mood.log's Execute.
+//
+// Straight from "/mood ..." the text is what follows the command word, and
+// the branch may have put all of it in score (its one required param), as
+// it does with the answer to "How would you rate your mood?": "week" and
+// "chart" there are the views, and "6 tired but ok" is read as a score and
+// a note.
 func logMood(ctx context.Context, store MoodStore, req *Request, args Args) (Result, error) {
-	if args["score"] == "" {
-		// Straight from "/mood ...": the text is what follows the command
-		// word, or the whole message.
-		body := commandBody(req.Text)
+	for _, text := range []string{args["score"], req.Text} {
+		body := commandBody(text)
 		switch moodView(body) {
 		case MoodWeek:
 			return moodWeek(ctx, store, req)
@@ -222,14 +236,17 @@ func logMood(ctx context.Context, store MoodStore, req *Request, args Args) (Res
 			chartArgs, _ := matchMoodChart(&Request{Text: "/mood " + body})
 			return moodChart(ctx, store, req, chartArgs)
 		}
-		parsed, ok := parseMoodBody(body)
-		if !ok {
-			parsed, ok = parseMood(req.Text)
+	}
+	if _, ask := moodScore(args); ask != "" && args["note"] == "" && args["scale"] == "" {
+		body := args["score"]
+		if body == "" {
+			body = commandBody(req.Text)
 		}
-		if !ok {
-			return Result{Text: "How would you rate your mood right now, from 0 (the worst) to 10 (the best)? Say it like: /mood 6 tired but ok."}, nil
+		if parsed, ok := parseMoodBody(body); ok {
+			args = parsed
+		} else if parsed, ok := parseMood(req.Text); ok {
+			args = parsed
 		}
-		args = parsed
 	}
 	score, ask := moodScore(args)
 	if ask != "" {

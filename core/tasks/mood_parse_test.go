@@ -30,6 +30,10 @@ func TestMoodLogReadsAMoodSaidInPlainWords(t *testing.T) {
 		{"mood -1", Args{"score": "-1"}},
 		{"mood 6.5", Args{"score": "6.5"}},
 		{"log my mood as 3 out of 5", Args{"score": "3", "scale": "5"}},
+		// Asking to log without a score: the branch asks for it.
+		{"log my mood", Args{}},
+		{"/mood", Args{}},
+		{"Please record my mood.", Args{}},
 		// Not a mood.
 		{"I'm in a bad mood", nil},
 		{"my mood has been low for weeks", nil},

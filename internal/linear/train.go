@@ -179,6 +179,29 @@ func Train(examples []Example, opts TrainOptions) (*Weights, error) {
 		for _, i := range order {
 			ex := &examples[i]
 			s := float64(inv[i])
+			if k == 1 {
+				// The single-output case without the inner loops (the
+				// same arithmetic, in the same order).
+				var z float64
+				for t, id := range ex.Doc.IDs {
+					z += w[id] * float64(ex.Doc.TF[t]*idf32[id])
+				}
+				p := Sigmoid(z*s + bias[0])
+				y, cw := 0.0, cNeg[0]
+				if ex.Labels&1 != 0 {
+					y, cw = 1, cPos[0]
+				}
+				g := (p - y) * cw * weight(*ex)
+				gs := g * s
+				for t, id := range ex.Doc.IDs {
+					gi := gs*float64(ex.Doc.TF[t]*idf32[id]) + opts.L2*w[id]
+					g2[id] += gi * gi
+					w[id] -= opts.Rate * gi / (math.Sqrt(g2[id]) + 1e-8)
+				}
+				bg2[0] += g * g
+				bias[0] -= opts.Rate * g / (math.Sqrt(bg2[0]) + 1e-8)
+				continue
+			}
 			v = v[:0]
 			for t, id := range ex.Doc.IDs {
 				v = append(v, float64(ex.Doc.TF[t]*idf32[id]))

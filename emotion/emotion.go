@@ -32,7 +32,9 @@ const (
 	Neutral   Valence = "neutral"
 )
 
-// Score is one label's probability.
+// Score is one label's probability. The model is strongly regularized, so
+// probabilities are small (a label is read from its threshold, 0.01 to
+// 0.28): compare P with Model.Threshold, not with 0.5.
 type Score struct {
 	Label Label
 	P     float64

@@ -70,8 +70,11 @@ func assess(ctx context.Context, args []string, std stdio, env func(string) (str
 // DIR, the leave-one-source-out table of the floor over DIR/*.jsonl and the
 // FILEs.
 func eval(ctx context.Context, args []string, std stdio, env func(string) (string, bool)) error {
+	if len(args) > 0 && args[0] == "emotion" {
+		return evalEmotion(ctx, args[1:], std)
+	}
 	if len(args) == 0 || args[0] != "crisis" {
-		return fmt.Errorf("%w: eval needs a suite name (haven eval crisis FILE...)", errUsage)
+		return fmt.Errorf("%w: eval needs a suite name (haven eval crisis FILE..., haven eval emotion DIR)", errUsage)
 	}
 	var flags commonFlags
 	fs := newFlagSet("eval crisis", std)

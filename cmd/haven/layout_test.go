@@ -14,7 +14,10 @@ var layoutRules = []struct {
 	from      string // a package pattern for go list
 	forbidden []string
 }{
-	{"./safety/...", []string{"/core", "/adapters", "/memory", "/channels", "/metrics"}},
+	{"./safety/...", []string{"/core", "/adapters", "/memory", "/channels", "/metrics", "/emotion"}},
+	// emotion is a leaf beside safety: both build on internal/linear.
+	{"./emotion/...", []string{"/core", "/adapters", "/memory", "/safety", "/channels", "/llm", "/configs", "/metrics"}},
+	{"./internal/linear/...", []string{"/core", "/adapters", "/memory", "/safety", "/emotion", "/channels", "/llm", "/configs", "/metrics"}},
 	{"./memory/...", []string{"/core", "/adapters", "/safety", "/metrics"}},
 	{"./channels/...", []string{"/core", "/adapters", "/safety", "/memory", "/metrics"}},
 	{"./adapters/...", []string{"/core", "/memory", "/safety", "/metrics"}},

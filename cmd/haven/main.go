@@ -42,6 +42,7 @@ Usage:
   haven eval crisis [flags] FILE...           measure the crisis gate on labelled JSONL files
   haven eval crisis --loso DIR [FILE...]      leave one source out: train the learned scorer on the
                                               other sources, measure the floor on the one left out
+  haven eval emotion [-split test|dev] DIR    the emotion reader on GoEmotions: macro-F1, valence accuracy
   haven backup [--db FILE] COPY               write a consistent copy of the database, also while serving
   haven migrate [status|up] [--db FILE]       the database's schema version; up applies what is pending
   haven doctor [--config FILE] [--db FILE]    check the config, tokens, model, database and disk; say what to fix

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/havenbot/haven/internal/linear"
 	"github.com/havenbot/haven/safety"
 	"github.com/havenbot/haven/safety/internal/lr"
 )
@@ -40,7 +41,7 @@ type Row struct {
 	Verdict safety.RulesVerdict
 	// Doc holds the features of the whole canonical text (what the model
 	// learns from); scoring reads Verdict.ModelText.
-	Doc lr.Doc
+	Doc linear.Doc
 }
 
 // Prepare assesses and featurizes texts on workers goroutines (0 =
@@ -54,7 +55,7 @@ func Prepare(ctx context.Context, floor *safety.Floor, texts []Labelled, workers
 			Source:   t.Source,
 			Positive: t.Positive,
 			Verdict:  floor.AssessRules(t.Input),
-			Doc:      lr.NewDoc(safety.Normalize(t.Input.Text), lr.Bits),
+			Doc:      linear.NewDoc(safety.Normalize(t.Input.Text), linear.Bits),
 		}
 	})
 	if err != nil {
@@ -102,7 +103,7 @@ func DefaultRecipe() Recipe {
 	return Recipe{
 		DropSources:   []string{"goemotions-neg"},
 		DropNegatives: []string{"feix-tweets-suicidal"},
-		Train:         lr.TrainOptions{Bits: lr.Bits, Epochs: 4, Rate: 0.1, L2: 1e-4, Seed: 1},
+		Train:         lr.TrainOptions{Bits: linear.Bits, Epochs: 4, Rate: 0.1, L2: 1e-4, Seed: 1},
 		Folds:         5,
 		RaiseBudget:   0.02,
 		HighPrecision: 0.98,

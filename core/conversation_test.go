@@ -27,9 +27,10 @@ import (
 // properties that hold, overall and per kind. It fails when that share
 // falls below suiteFloor, and always when a crisis property fails.
 
-// suiteFloor is the least share of properties that must hold. It is what
-// this branch reaches; the lead raises it as the issue's work lands.
-const suiteFloor = 0.85
+// suiteFloor is the least share of properties that must hold: a little
+// under what main reaches (96.6% with issue 15's work merged), so a change
+// that makes listening worse fails here. Raise it as listening improves.
+const suiteFloor = 0.95
 
 // The property kinds, as the report counts them.
 const (

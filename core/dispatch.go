@@ -12,6 +12,7 @@ import (
 
 	"github.com/havenbot/haven/core/tasks"
 	"github.com/havenbot/haven/core/therapy"
+	"github.com/havenbot/haven/emotion"
 	"github.com/havenbot/haven/llm"
 )
 
@@ -40,6 +41,10 @@ const DefaultDispatchTimeout = 3 * time.Second
 // with therapy's rules choosing the mode and the model asked only when no
 // rule is confident.
 func (e *Engine) dispatch(ctx context.Context, t *Turn) {
+	// What the message says about feelings: read once, here, for the
+	// branch that answers (the therapeutic reply meets it; the report
+	// counts it). Crisis turns never get here: the gate answered them.
+	t.Feeling = emotion.Read(t.In.Text)
 	if c := t.Command; c != nil && c.Capability != "" {
 		e.chooseTask(t, "command")
 		return

@@ -71,7 +71,9 @@ var (
 // names no feeling is still grief.
 func readMeeting(text string, r emotion.Reading, modality Modality) (meeting, bool) {
 	lex, hasLex := firstFeeling(text)
-	angry := angerCueRE.MatchString(text) || r.Has("anger") || r.Has("annoyance")
+	// Annoyance alone is too faint a reading to meet as anger: the
+	// classifier hears it in plain plans ("taking me out to dinner").
+	angry := angerCueRE.MatchString(text) || r.Has("anger")
 	named := func(name string, v emotion.Valence) (meeting, bool) {
 		f, _ := feelingNamed(name)
 		return meeting{f: f, valence: v, angry: angry}, true
@@ -95,14 +97,28 @@ func readMeeting(text string, r emotion.Reading, modality Modality) (meeting, bo
 				// the words name a pain: meet the pain.
 				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
 			}
-			return named("good", emotion.Positive)
+			if celebrated(r) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good") {
+				return named("good", emotion.Positive)
+			}
+			// Warmth alone (admiration, approval, a wish) is not news:
+			// it is how sarcasm and hopes read too ("truly a genius",
+			// "I just want to move on"). The words decide, below.
 		case emotion.Ambiguous:
 			if hasPositive(r) && (hasNegative(r) || hasLex && lex.name != "good") {
 				return named("mixed", emotion.Ambiguous)
 			}
 		case emotion.Negative:
+			if goodNewsRE.MatchString(text) && !(hasLex && lex.name != "good") {
+				// Good news the classifier misread: the words decide.
+				break
+			}
 			if hasLex && lex.name != "good" {
 				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
+			}
+			if len(r.Emotions) > 0 && r.Emotions[0].Label == "neutral" {
+				// A faint negative beside a stronger neutral, with no
+				// word of pain: too little to name a feeling for them.
+				break
 			}
 			for _, nf := range negativeFamilies {
 				if r.Has(nf.label) {
@@ -128,6 +144,20 @@ func readMeeting(text string, r emotion.Reading, modality Modality) (meeting, bo
 		return m, ok
 	}
 	return meeting{}, false
+}
+
+// celebratoryLabels are the positive readings that are news to meet as
+// good news on their own.
+var celebratoryLabels = []emotion.Label{"joy", "pride", "excitement", "gratitude", "relief"}
+
+// celebrated reports whether r holds a celebratory label.
+func celebrated(r emotion.Reading) bool {
+	for _, l := range celebratoryLabels {
+		if r.Has(l) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasPositive(r emotion.Reading) bool {

@@ -564,13 +564,18 @@ var (
 )
 
 // suited picks the exercise that fits what the person describes.
+// calmRE asks for help settling down.
+var calmRE = textmatch.MustCompile(`(?i)\b(calm (me )?down|calm myself|settle (down|myself)|relax|chill out|unwind)\b`)
+
 func suited(text string, st State, m Modality) *exercises.Exercise {
 	f, _ := firstFeeling(text)
 	id := exercises.BoxBreathing
 	switch {
 	case st.Stabilize > 0 && !acuteRE.MatchString(text):
 		id = exercises.Grounding54321
-	case acuteRE.MatchString(text):
+	case acuteRE.MatchString(text), calmRE.MatchString(text):
+		// Asked to calm down: the breath first ("calm down" is not
+		// feeling down).
 		id = exercises.BoxBreathing
 	case m == ModalityACT:
 		id = exercises.Defusion

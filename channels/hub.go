@@ -170,8 +170,10 @@ type Hub struct {
 	mu     sync.Mutex      // guards convs, keys, started, closing
 	convs  map[string]*convQueue
 	keys   map[string]bool // delivery keys queued or running in this process
-	// started and closing guard Run and Accept.
-	started, closing bool
+	// started and closing guard Run and Accept; replayed is set once Run
+	// has queued what the outbox held (Proactive waits for it, so that a
+	// row it adds is not also replayed).
+	started, closing, replayed bool
 
 	pendingTurns atomic.Int64
 	pendingOut   atomic.Int64
@@ -382,6 +384,9 @@ func (h *Hub) Run(ctx context.Context) error {
 	}
 
 	err := h.replay(ctx)
+	h.mu.Lock()
+	h.replayed = err == nil
+	h.mu.Unlock()
 	var adapterErrs []error
 	if err == nil {
 		var mu sync.Mutex

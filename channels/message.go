@@ -94,6 +94,9 @@ type Inbound struct {
 	Text string `json:"text"`
 	// Locale is the platform's language or region hint ("en", "en-GB"), if any.
 	Locale string `json:"locale"`
+	// TimeZone is the author's IANA time zone ("Europe/Dublin") where the
+	// platform gives one (Slack does); empty otherwise.
+	TimeZone string `json:"time_zone,omitempty"`
 	// Edited is true when the event is an edit of an earlier message. Edits are
 	// not run as new turns.
 	Edited bool `json:"edited"`

@@ -87,3 +87,17 @@ type DeferredHandler interface {
 type Finisher interface {
 	FinishTurn(ctx context.Context, deliveryKey string, outs []Outbound, writes TurnWrites) ([]int64, error)
 }
+
+// ProactiveFinisher is an optional ability of the Hub's Outbox, detected
+// by type assertion: record a message Haven starts (a reminder, a
+// check-in) with the writes that decided it, in one transaction.
+//
+// FinishProactive commits writes (the Finisher knows their concrete
+// type: memory.ReminderFire for the SQLite store) and adds outs to the
+// outbox, all or nothing, returning the rows' ids in order. When writes
+// cannot be committed (what they claim was taken meanwhile) nothing is
+// written and the error says why. It does not call writes.Committed; the
+// Hub does.
+type ProactiveFinisher interface {
+	FinishProactive(ctx context.Context, outs []Outbound, writes TurnWrites) ([]int64, error)
+}

@@ -193,6 +193,7 @@ func (a *Adapter) normalizeMessage(ctx context.Context, m message, me *self) nor
 		MentionsBot:  kind == channels.KindDM || mentioned || m.mention || startedByBot,
 		Text:         text,
 		Locale:       p.locale,
+		TimeZone:     p.tz,
 		ReceivedAt:   a.now(),
 	}
 	return normalized{outcome: deliver, in: in}
@@ -240,6 +241,7 @@ func (a *Adapter) normalizeCommand(ctx context.Context, c slackgo.SlashCommand, 
 		MentionsBot:  true,
 		Text:         text,
 		Locale:       p.locale,
+		TimeZone:     p.tz,
 		ReceivedAt:   a.now(),
 	}}
 }

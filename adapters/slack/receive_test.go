@@ -47,10 +47,10 @@ func TestMessagesBecomeInboundsByConversationKind(t *testing.T) {
 				MessageID:    ns(tt.msg.Channel + ":" + ev.TS),
 				DeliveryKey:  ns("msg:" + tt.msg.Channel + ":" + ev.TS),
 				Author:       channels.Author{ID: ns(ana.ID), Display: "Ana"},
-				MentionsBot:  tt.address, Text: tt.text, Locale: "en-US",
+				MentionsBot:  tt.address, Text: tt.text, Locale: "en-US", TimeZone: ana.TZ,
 			}
 			if !tt.address {
-				want.Author.Display, want.Locale = "", "" // users.info is not asked for messages Haven ignores
+				want.Author.Display, want.Locale, want.TimeZone = "", "", "" // users.info is not asked for messages Haven ignores
 			}
 			in.ReceivedAt = time.Time{}
 			if in != want {
@@ -312,7 +312,7 @@ func TestSlashCommandReachesTheCoreAsAnAdminCommand(t *testing.T) {
 				MessageID:    ns(general.ID + ":cmd:" + ana.ID + ":" + trigger),
 				DeliveryKey:  ns("cmd:" + trigger),
 				Author:       channels.Author{ID: ns(ana.ID), Display: "Ana"},
-				MentionsBot:  true, Text: "/haven pause now", Locale: "en-US",
+				MentionsBot:  true, Text: "/haven pause now", Locale: "en-US", TimeZone: ana.TZ,
 			}
 			in.ReceivedAt = time.Time{}
 			if in != want {

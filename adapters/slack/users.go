@@ -19,6 +19,8 @@ type person struct {
 	isBot bool
 	// locale is the hint for channels.Inbound.Locale (see localeHint).
 	locale string
+	// tz is Slack's IANA time zone of the user, for channels.Inbound.TimeZone.
+	tz string
 }
 
 type userEntry struct {
@@ -71,6 +73,7 @@ func (a *Adapter) person(ctx context.Context, team, user string) person {
 			admin:  u.IsAdmin || u.IsOwner || u.IsPrimaryOwner,
 			isBot:  u.IsBot,
 			locale: localeHint(u.Locale, u.TZ),
+			tz:     strings.TrimSpace(u.TZ),
 		}
 		for _, n := range []string{u.Profile.DisplayName, u.RealName, u.Profile.RealName, u.Name} {
 			if n = strings.TrimSpace(n); n != "" {

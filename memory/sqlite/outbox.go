@@ -112,11 +112,23 @@ func (s *Store) Attempted(ctx context.Context, id int64, reason string) error {
 // Abandon marks message id as not deliverable. It keeps the row, text and
 // reason for operators, but Unsent no longer returns it. A file's content
 // is not kept (an export holds everything about a person): only its name
-// and type stay.
+// and type stay. When the message delivers a reminder, its person's
+// schedule is suspended in the same transaction (until their /resume):
+// a person who blocked Haven is not sent more to fail again.
 func (s *Store) Abandon(ctx context.Context, id int64, reason string) error {
-	return s.outboxUpdate(ctx, "abandon", id, `UPDATE outbox
-		SET abandoned_at = coalesce(abandoned_at, ?), last_error = ?, payload = json_remove(payload, '$.file.data') WHERE id = ?`,
-		ts(s.now()), clip(reason, maxReason), id)
+	err := s.write(ctx, func(tx *wtx) error {
+		now := s.now()
+		if err := execOne(ctx, tx, "no such outbox message", `UPDATE outbox
+			SET abandoned_at = coalesce(abandoned_at, ?), last_error = ?, payload = json_remove(payload, '$.file.data') WHERE id = ?`,
+			ts(now), clip(reason, maxReason), id); err != nil {
+			return err
+		}
+		return s.suspendFor(ctx, tx, id, now)
+	})
+	if err != nil {
+		return fmt.Errorf("abandon outbox message %d: %w", id, err)
+	}
+	return nil
 }
 
 // Unsent returns platform's messages neither sent nor abandoned, oldest

@@ -25,8 +25,20 @@ type When struct {
 	// Relative is true for an offset from now ("in 2 hours"): it needs no
 	// time zone.
 	Relative bool
-	// Span is the words the time was read from, to take out of the rest.
+	// Span is the words the time was read from ("tomorrow at 6"); ParseWhen
+	// reads it again as the same time.
 	Span string
+	// spans are the pieces of the text Span was read from, in the text's
+	// own order and case, to take out of the rest.
+	spans []string
+}
+
+// Rest returns text without the words the time was read from.
+func (w When) Rest(text string) string {
+	for _, s := range w.spans {
+		text = strings.Replace(text, s, " ", 1)
+	}
+	return strings.Join(strings.Fields(text), " ")
 }
 
 // parser reads dates and times with github.com/olebedev/when's English
@@ -155,11 +167,11 @@ func ParseWhen(text string, now time.Time) (When, bool) {
 	}
 	switch {
 	case r != nil && isOffset(r.Text):
-		return When{At: r.Time, Exact: true, Relative: true, Span: r.Text}, true
+		return When{At: r.Time, Exact: true, Relative: true, Span: r.Text, spans: []string{r.Text}}, true
 	case r != nil:
 		return fromWhen(text, r.Text, r.Time, c, hasClock, now), true
 	case hasClock:
-		return When{At: c.next(now), Exact: true, Span: c.span}, true
+		return When{At: c.next(now), Exact: true, Span: c.span, spans: []string{c.span}}, true
 	}
 	return When{}, false
 }
@@ -180,7 +192,7 @@ func fromWhen(text, span string, t time.Time, c clock, hasClock bool, now time.T
 	if part == "" && !digits {
 		part = strings.ToLower(partRE.FindString(text))
 	}
-	w := When{Span: span}
+	w := When{Span: span, spans: []string{span}}
 	switch {
 	case digits:
 		w.At, w.Exact = t, true
@@ -199,6 +211,7 @@ func fromWhen(text, span string, t time.Time, c clock, hasClock bool, now time.T
 			pm = true
 		}
 		w.At, w.Exact, w.Span = c.on(t, pm), true, span+" "+c.span
+		w.spans = append(w.spans, c.span)
 		if !w.At.After(now) {
 			w.At = c.next(now)
 		}
@@ -243,7 +256,7 @@ func parseEvery(text string, now time.Time) (When, bool) {
 	if part == "" {
 		part = strings.ToLower(partRE.FindString(text))
 	}
-	w := When{Rule: &rule, Span: m[0]}
+	w := When{Rule: &rule, Span: m[0], spans: []string{m[0]}}
 	if c, ok := findClock(text); ok {
 		pm := c.likelyPM()
 		if part == "evening" || part == "night" || part == "afternoon" {
@@ -254,6 +267,7 @@ func parseEvery(text string, now time.Time) (When, bool) {
 		t := c.on(now, pm)
 		rule.Hour, rule.Minute, w.Exact = t.Hour(), t.Minute(), true
 		w.Span += " " + c.span
+		w.spans = append(w.spans, c.span)
 	} else if h, ok := partHour[part]; ok {
 		rule.Hour = h
 	} else {
@@ -278,8 +292,8 @@ func ParseMove(text string, old, now time.Time) (When, bool) {
 	pm := old.Hour() >= 12
 	for _, t := range []time.Time{c.on(old, pm), c.on(old, !pm)} {
 		if t.After(now) {
-			return When{At: t, Exact: true, Span: c.span}, true
+			return When{At: t, Exact: true, Span: c.span, spans: []string{c.span}}, true
 		}
 	}
-	return When{At: c.next(now), Exact: true, Span: c.span}, true
+	return When{At: c.next(now), Exact: true, Span: c.span, spans: []string{c.span}}, true
 }

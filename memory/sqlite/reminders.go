@@ -28,7 +28,8 @@ func scanReminder(sc interface{ Scan(...any) error }) (memory.Reminder, error) {
 }
 
 // AddReminder stores r as active and returns its id. It must have a
-// person, a kind, a due time and a conversation to go to.
+// person, a kind, a due time and a conversation to go to; an empty
+// Recipient is the person's identity on r.Platform.
 func (s *Store) AddReminder(ctx context.Context, r memory.Reminder) (int64, error) {
 	switch {
 	case r.PersonID == "":
@@ -37,11 +38,21 @@ func (s *Store) AddReminder(ctx context.Context, r memory.Reminder) (int64, erro
 		return 0, fmt.Errorf("add reminder: kind %q is not reminder or checkin", r.Kind)
 	case r.Due.IsZero():
 		return 0, errors.New("add reminder: no due time")
-	case r.Platform == "" || r.ConversationID == "" || r.Recipient == "":
-		return 0, errors.New("add reminder: no platform, conversation or recipient")
+	case r.Platform == "" || r.ConversationID == "":
+		return 0, errors.New("add reminder: no platform or conversation")
 	}
 	var id int64
 	err := s.write(ctx, func(tx *wtx) error {
+		if r.Recipient == "" {
+			err := tx.QueryRowContext(ctx, `SELECT platform_user_id FROM identities WHERE person_id = ? AND platform = ?
+				ORDER BY platform_user_id LIMIT 1`, r.PersonID, r.Platform).Scan(&r.Recipient)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("person has no identity on %s to send it to: %w", r.Platform, memory.ErrNotFound)
+			}
+			if err != nil {
+				return fmt.Errorf("find the recipient: %w", err)
+			}
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO reminders (person_id, kind, what, due_at, rule, exact, zone,
 			platform, conversation_id, conversation_kind, thread_id, recipient, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

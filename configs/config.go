@@ -33,6 +33,8 @@ type Config struct {
 	// Metrics configures the operator's HTTP endpoint: Prometheus metrics
 	// and the health checks.
 	Metrics Metrics `yaml:"metrics"`
+	// Reminders tunes reminders and check-ins.
+	Reminders Reminders `yaml:"reminders"`
 
 	sections []section // the sections Load was given, filled
 }
@@ -158,6 +160,14 @@ type Metrics struct {
 	Listen string `yaml:"listen"`
 }
 
+// Reminders tunes the messages Haven sends later: reminders and check-ins.
+type Reminders struct {
+	// QuietHours is when, in each person's time zone, Haven holds anything
+	// not asked for at that time until the end of the span: "HH:MM-HH:MM"
+	// (24-hour, across midnight when the end is earlier) or "off".
+	QuietHours string `yaml:"quiet_hours"`
+}
+
 // Defaults returns the configuration used for every key neither the file
 // nor the environment sets: the console on ./data/haven.db, no LLM. (The
 // platforms' defaults are their adapters'.)
@@ -174,8 +184,9 @@ func Defaults() Config {
 			CrisisLogRetention: 365 * 24 * time.Hour,
 			DeliveryRetention:  7 * 24 * time.Hour,
 		},
-		Admins: []string{},
-		Log:    Log{Level: "info", Format: "text"},
+		Admins:    []string{},
+		Log:       Log{Level: "info", Format: "text"},
+		Reminders: Reminders{QuietHours: "22:00-08:00"},
 	}
 }
 

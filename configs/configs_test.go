@@ -183,7 +183,7 @@ func TestUnknownKeyErrorNamesKeyAndLine(t *testing.T) {
 		{
 			"top-level unknown",
 			"log:\n  level: info\nlogging: {}\n",
-			[]string{"line 3", `unknown key "logging"`, "keys at the top level: database, llm", "console, metrics, chat)"},
+			[]string{"line 3", `unknown key "logging"`, "keys at the top level: database, llm", "console, metrics, reminders, chat)"},
 		},
 		{
 			"typo of a section's name",
@@ -451,6 +451,11 @@ func TestValidateSaysWhatToFix(t *testing.T) {
 		}, "memory.embeddings_model is set but neither"},
 		{"log level", func(c *configs.Config) { c.Log.Level = "verbose" }, `log.level "verbose" is unknown: use debug, info, warn or error`},
 		{"log format", func(c *configs.Config) { c.Log.Format = "xml" }, `log.format "xml" is unknown`},
+		{"quiet hours loose", func(c *configs.Config) { c.Reminders.QuietHours = "10pm-8am" }, `reminders.quiet_hours "10pm-8am" is not a span of the 24-hour clock`},
+		{"quiet hours one digit", func(c *configs.Config) { c.Reminders.QuietHours = "22:00-8:00" }, "HAVEN_REMINDERS_QUIET_HOURS"},
+		{"quiet hours empty", func(c *configs.Config) { c.Reminders.QuietHours = "" }, `reminders.quiet_hours "" is not a span`},
+		{"quiet hours 24:00", func(c *configs.Config) { c.Reminders.QuietHours = "22:00-24:00" }, `reminders.quiet_hours "22:00-24:00"`},
+		{"quiet hours same", func(c *configs.Config) { c.Reminders.QuietHours = "08:00-08:00" }, "starts and ends at the same time"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ func (c Config) Validate() error {
 	c.validateSafety(v)
 	c.validateMemory(v)
 	c.validateMetrics(v)
+	c.validateReminders(v)
 	for i, id := range c.Admins {
 		if !namespaced(id) {
 			v.add("admins[%d] = %q is not a namespaced user id: write platform:workspace:user, e.g. slack:T0123:U0456 or telegram::12345", i, id)
@@ -152,6 +154,21 @@ func (c Config) validateSafety(v *validator) {
 	}
 	if a := s.AlertConversation; a != "" && !namespaced(a) {
 		v.add("safety.alert_conversation %q is not a namespaced conversation id: write platform:workspace:conversation, e.g. slack:T0123:C0456, or leave it empty (HAVEN_SAFETY_ALERT_CONVERSATION)", a)
+	}
+}
+
+// quietHoursRE is the strict form of reminders.quiet_hours (core/tasks'
+// ParseQuietHours reads the same).
+var quietHoursRE = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+func (c Config) validateReminders(v *validator) {
+	q := c.Reminders.QuietHours
+	switch {
+	case q == "off":
+	case !quietHoursRE.MatchString(q):
+		v.add("reminders.quiet_hours %q is not a span of the 24-hour clock: write HH:MM-HH:MM such as 22:00-08:00, or off (%s)", q, EnvName("reminders.quiet_hours"))
+	case q[:5] == q[6:]:
+		v.add("reminders.quiet_hours %q starts and ends at the same time: write a span such as 22:00-08:00, or off (%s)", q, EnvName("reminders.quiet_hours"))
 	}
 }
 

@@ -108,7 +108,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return nil
 			}
-			s.opts.Logger.Warn("reminder pass failed; trying again shortly", slog.Any("err", err))
+			level := slog.LevelWarn
+			if errors.Is(err, channels.ErrHubNotRunning) {
+				level = slog.LevelDebug // starting up: the Hub replays its outbox first
+			}
+			s.opts.Logger.Log(ctx, level, "reminder pass failed; trying again shortly", slog.Any("err", err))
 			wait = s.opts.Retry
 		} else if next, ok, err := s.opts.Store.NextReminderDue(ctx); err != nil {
 			s.opts.Logger.Warn("reading the next reminder failed", slog.Any("err", err))

@@ -20,6 +20,10 @@ type Export struct {
 	Pending    int            `json:"pending_extraction_jobs"`
 	Held       []Fact         `json:"held_for_later"`
 	Moods      []Mood         `json:"moods"`
+	// Reminders are the person's active reminders and check-ins, and
+	// Proactive their time zone and pause.
+	Reminders []Reminder        `json:"reminders"`
+	Proactive ProactiveSettings `json:"proactive"`
 }
 
 // ExportFact is a fact as exported, with its state in words.

@@ -21,27 +21,31 @@ var ErrReminderChanged = errors.New("reminder changed")
 // Reminder is a message Haven will send a person later: once or on a
 // recurrence, in the conversation it was asked for in.
 type Reminder struct {
-	ID       int64
-	PersonID string
+	ID       int64  `json:"id"`
+	PersonID string `json:"-"`
 	// Kind is KindReminder or KindCheckIn.
-	Kind string
+	Kind string `json:"kind"`
 	// What is what to remind of, in the person's words. Never logged.
-	What string
+	What string `json:"what"`
 	// Due is when it is next due.
-	Due time.Time
+	Due time.Time `json:"due"`
 	// Rule is the recurrence in core/tasks' stored form ("weekdays 09:00");
 	// empty for once.
-	Rule string
+	Rule string `json:"recurrence,omitempty"`
 	// Exact is true when the person asked for that very time, which may
 	// then fall in quiet hours.
-	Exact bool
+	Exact bool `json:"exact_time"`
 	// Zone is the IANA time zone the rule and quiet hours are read in
 	// ("" is UTC).
-	Zone string
+	Zone string `json:"time_zone"`
 	// Where it goes: the conversation it was asked in, for Recipient (a
 	// namespaced platform user id).
-	Platform, ConversationID, ConversationKind, ThreadID, Recipient string
-	Created                                                         time.Time
+	Platform         string    `json:"platform"`
+	ConversationID   string    `json:"conversation_id"`
+	ConversationKind string    `json:"conversation_kind"`
+	ThreadID         string    `json:"thread_id,omitempty"`
+	Recipient        string    `json:"recipient"`
+	Created          time.Time `json:"created"`
 }
 
 // ProactiveSettings are a person's controls over what Haven sends
@@ -49,14 +53,14 @@ type Reminder struct {
 type ProactiveSettings struct {
 	// TimeZone is the IANA zone the person said or the platform gave; ""
 	// when none is known.
-	TimeZone string
+	TimeZone string `json:"time_zone"`
 	// ZoneAsked is true once Haven has asked for the zone (it asks once).
-	ZoneAsked bool
+	ZoneAsked bool `json:"time_zone_asked"`
 	// Paused is set by the person's /pause and cleared by /resume.
-	Paused bool
+	Paused bool `json:"paused"`
 	// Suspended is set when a proactive message could not be delivered
 	// for good (the person blocked Haven); /resume clears it.
-	Suspended bool
+	Suspended bool `json:"suspended"`
 }
 
 // ReminderFire is a due reminder handed to the Hub, committed with its

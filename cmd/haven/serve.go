@@ -148,6 +148,11 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Policies:    store,
 	})
 	status.setHub(hub)
+	stopScheduler, err := startScheduler(ctx, cfg, store, hub, log)
+	if err != nil {
+		return err
+	}
+	defer stopScheduler() // before the Hub's Run returns its drain: it refuses new messages by then
 	_, stopOps, err := obs.start(ctx, cfg.Metrics.Listen, store, hub)
 	if err != nil {
 		return err

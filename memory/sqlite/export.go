@@ -127,6 +127,15 @@ func (s *Store) Export(ctx context.Context, personID string) (memory.Export, err
 		return fail(err)
 	}
 	ex.Moods = append(ex.Moods, moods...)
+	if ex.Reminders, err = s.Reminders(ctx, personID); err != nil {
+		return fail(err)
+	}
+	if ex.Reminders == nil {
+		ex.Reminders = []memory.Reminder{}
+	}
+	if ex.Proactive, err = s.ProactiveSettings(ctx, personID); err != nil {
+		return fail(err)
+	}
 	return ex, nil
 }
 

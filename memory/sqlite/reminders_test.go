@@ -145,7 +145,7 @@ func TestPauseAndAPermanentSendFailureStopAPersonsSchedule(t *testing.T) {
 	}
 }
 
-func TestTimeZoneIsKeptAndForgettingAPersonDropsTheirReminders(t *testing.T) {
+func TestTimeZoneIsKeptRemindersAreExportedAndForgettingAPersonDropsThem(t *testing.T) {
 	ctx := context.Background()
 	s := openMem(t)
 	ana := person(t, s, "ana")
@@ -162,6 +162,10 @@ func TestTimeZoneIsKeptAndForgettingAPersonDropsTheirReminders(t *testing.T) {
 	}
 	if rs, _ := s.Reminders(ctx, ana.ID); len(rs) != 1 || rs[0].Zone != "Europe/Dublin" {
 		t.Fatalf("reminder %d zone not updated: %+v", id, rs)
+	}
+	ex, err := s.Export(ctx, ana.ID)
+	if err != nil || len(ex.Reminders) != 1 || ex.Reminders[0].What != "take a walk" || ex.Proactive.TimeZone != "Europe/Dublin" {
+		t.Fatalf("export holds reminders %+v and %+v, %v; want the walk and the zone", ex.Reminders, ex.Proactive, err)
 	}
 	if err := s.ForgetAll(ctx, ana.ID); err != nil {
 		t.Fatal(err)

@@ -27,10 +27,27 @@ type ReminderBackend interface {
 }
 
 // ReminderStore adapts a ReminderBackend to the task branch's
-// tasks.ReminderStore (its own types, string ids).
-func ReminderStore(b ReminderBackend) tasks.ReminderStore { return reminderStore{b} }
+// tasks.ReminderStore (its own types, string ids). wake, when not nil, is
+// called after a reminder was set or moved or a person resumed, so that
+// the scheduler looks at once (Scheduler.Wake); without it the
+// scheduler's poll finds them.
+func ReminderStore(b ReminderBackend, wake func()) tasks.ReminderStore {
+	if wake == nil {
+		wake = func() {}
+	}
+	return reminderStore{b, wake}
+}
 
-type reminderStore struct{ b ReminderBackend }
+// ReminderCapabilities are the reminder capabilities over b, for the
+// task registry (see ReminderStore for wake).
+func ReminderCapabilities(b ReminderBackend, wake func()) []tasks.Capability {
+	return tasks.ReminderCapabilities(ReminderStore(b, wake))
+}
+
+type reminderStore struct {
+	b    ReminderBackend
+	wake func()
+}
 
 // parseReminderID reads a reminder id; a malformed one is no reminder.
 func parseReminderID(id string) (int64, error) {
@@ -64,6 +81,7 @@ func (s reminderStore) AddReminder(ctx context.Context, personID string, to task
 	if err != nil {
 		return "", err
 	}
+	s.wake()
 	return strconv.FormatInt(id, 10), nil
 }
 
@@ -92,7 +110,11 @@ func (s reminderStore) MoveReminder(ctx context.Context, personID string, r task
 	if err != nil {
 		return err
 	}
-	return notFound(s.b.MoveReminder(ctx, personID, id, r.Due, ruleString(r.Rule), r.Exact))
+	if err := s.b.MoveReminder(ctx, personID, id, r.Due, ruleString(r.Rule), r.Exact); err != nil {
+		return notFound(err)
+	}
+	s.wake()
+	return nil
 }
 
 func (s reminderStore) CancelReminder(ctx context.Context, personID, id string) error {
@@ -117,7 +139,13 @@ func (s reminderStore) SetTimeZone(ctx context.Context, personID, zone string) e
 }
 
 func (s reminderStore) SetProactivePaused(ctx context.Context, personID string, paused bool) error {
-	return s.b.SetProactivePaused(ctx, personID, paused)
+	if err := s.b.SetProactivePaused(ctx, personID, paused); err != nil {
+		return err
+	}
+	if !paused {
+		s.wake()
+	}
+	return nil
 }
 
 // PersonLocation is the person's time zone for a turn: the one they told

@@ -40,7 +40,7 @@ func newCapsHarness(t *testing.T, path string) *capsHarness {
 		t.Fatal(err)
 	}
 	reg := tasks.NewRegistry()
-	for _, c := range tasks.ReminderCapabilities(ReminderStore(store)) {
+	for _, c := range tasks.ReminderCapabilities(ReminderStore(store, nil)) {
 		if err := reg.Register(c); err != nil {
 			t.Fatal(err)
 		}

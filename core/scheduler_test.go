@@ -45,7 +45,8 @@ func startRun(t *testing.T, path string, quiet tasks.QuietHours) *proactiveRun {
 	}
 	hub := channels.NewHub(e, store, store, channels.HubOptions{NoRateLimit: true, Logger: slog.New(slog.DiscardHandler)})
 	hub.Register(r.adapter)
-	r.sched, err = NewScheduler(SchedulerOptions{Store: store, Sender: hub, QuietHours: quiet, Logger: slog.New(slog.DiscardHandler)})
+	// An hour's poll: what is set through the capabilities wakes the loop.
+	r.sched, err = NewScheduler(SchedulerOptions{Store: store, Sender: hub, QuietHours: quiet, Poll: time.Hour, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,15 +73,15 @@ func (r *proactiveRun) stop(t *testing.T) {
 
 func (r *proactiveRun) sent() []channels.Outbound { return r.adapter.Sent() }
 
-// setReminder sets a reminder through the capability, as a turn at the
-// current (fake) time does, in zone loc.
-func setReminder(t *testing.T, store *sqlite.Store, capName string, args tasks.Args, loc *time.Location) {
+// setReminder runs a reminder capability as a turn at the current (fake)
+// time does, in zone loc, waking the run's scheduler as core's wiring does.
+func setReminder(t *testing.T, run *proactiveRun, capName string, args tasks.Args, loc *time.Location) {
 	t.Helper()
-	p, err := store.ResolvePerson(context.Background(), "test", "test::alice", "Alice")
+	p, err := run.store.ResolvePerson(context.Background(), "test", "test::alice", "Alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range tasks.ReminderCapabilities(ReminderStore(store)) {
+	for _, c := range ReminderCapabilities(run.store, run.sched.Wake) {
 		if c.Name != capName {
 			continue
 		}
@@ -121,7 +122,7 @@ func TestAReminderInTwoMinutesFiresOnceAtItsTimeAcrossARestart(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "haven.db")
 		at(t, 1, 14, 0)
 		run := startRun(t, path, defaultQuiet(t))
-		setReminder(t, run.store, "reminder.set", tasks.Args{"what": "stretch", "when": "in 2 minutes"}, time.UTC)
+		setReminder(t, run, "reminder.set", tasks.Args{"what": "stretch", "when": "in 2 minutes"}, time.UTC)
 		at(t, 1, 14, 1)
 		if n := len(run.sent()); n != 0 {
 			t.Fatalf("%d messages sent a minute early", n)
@@ -161,10 +162,10 @@ func TestQuietHoursHoldAReminderUnlessItWasAskedForThen(t *testing.T) {
 		}
 		at(t, 1, 17, 0)
 		run := startRun(t, path, quiet)
-		setReminder(t, run.store, "reminder.set", tasks.Args{"what": "go to sleep", "when": "at 23:00"}, time.UTC)
-		setReminder(t, run.store, "reminder.set", tasks.Args{"what": "take the bins out", "when": "at 21:00"}, time.UTC)
+		setReminder(t, run, "reminder.set", tasks.Args{"what": "go to sleep", "when": "at 23:00"}, time.UTC)
+		setReminder(t, run, "reminder.set", tasks.Args{"what": "take the bins out", "when": "at 21:00"}, time.UTC)
 		// "tonight" names no clock time: 20:00, not asked for exactly.
-		setReminder(t, run.store, "checkin.set", tasks.Args{"when": "tonight"}, time.UTC)
+		setReminder(t, run, "checkin.set", tasks.Args{"when": "tonight"}, time.UTC)
 		at(t, 1, 20, 0)
 		if n := len(run.sent()); n != 0 {
 			t.Fatalf("%d messages at 20:00, want the check-in held for quiet hours", n)
@@ -196,22 +197,18 @@ func TestPauseStopsAndAPermanentFailureSuspendsAPersonsReminders(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "haven.db")
 		at(t, 1, 9, 0)
 		run := startRun(t, path, noQuiet())
-		setReminder(t, run.store, "reminder.set", tasks.Args{"what": "drink water", "when": "every day at 10"}, time.UTC)
-		pid, _ := run.store.ResolvePerson(context.Background(), "test", "test::alice", "")
-		if err := run.store.SetProactivePaused(context.Background(), pid.ID, true); err != nil {
-			t.Fatal(err)
-		}
+		setReminder(t, run, "reminder.set", tasks.Args{"what": "drink water", "when": "every day at 10"}, time.UTC)
+		setReminder(t, run, "proactive.pause", nil, time.UTC)
 		at(t, 1, 11, 0)
 		if n := len(run.sent()); n != 0 {
 			t.Fatalf("%d messages sent while paused", n)
 		}
-		if err := run.store.SetProactivePaused(context.Background(), pid.ID, false); err != nil {
-			t.Fatal(err)
-		}
-		at(t, 1, 11, 1) // the next look at the store (Poll) sends the one due while paused
+		setReminder(t, run, "proactive.resume", nil, time.UTC)
+		synctest.Wait() // /resume wakes the scheduler: the one due while paused goes now
 		if n := len(run.sent()); n != 1 {
 			t.Fatalf("%d messages after /resume, want the one due", n)
 		}
+		pid, _ := run.store.ResolvePerson(context.Background(), "test", "test::alice", "")
 		// The person blocks Haven: tomorrow's send fails for good.
 		run.adapter.FailNext(channels.Permanent(errors.New("bot was blocked by the user")))
 		at(t, 2, 10, 1)
@@ -232,7 +229,7 @@ func TestACheckInAnswerFlowsIntoTheTherapeuticBranchAndACrisisAnswerGetsTheCrisi
 		path := filepath.Join(t.TempDir(), "haven.db")
 		at(t, 1, 17, 0)
 		run := startRun(t, path, defaultQuiet(t))
-		setReminder(t, run.store, "checkin.set", tasks.Args{"when": "this evening"}, time.UTC)
+		setReminder(t, run, "checkin.set", tasks.Args{"when": "this evening"}, time.UTC)
 		at(t, 1, 18, 0)
 		if sent := run.sent(); len(sent) != 1 || !strings.Contains(sent[0].Text, "Checking in") {
 			t.Fatalf("at 18:00 sent %+v, want the check-in", sent)

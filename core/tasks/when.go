@@ -259,9 +259,10 @@ func parseEvery(text string, now time.Time) (When, bool) {
 	w := When{Rule: &rule, Span: m[0], spans: []string{m[0]}}
 	if c, ok := findClock(text); ok {
 		pm := c.likelyPM()
-		if part == "evening" || part == "night" || part == "afternoon" {
+		switch part {
+		case "evening", "night", "afternoon":
 			pm = true
-		} else if part == "morning" {
+		case "morning":
 			pm = false
 		}
 		t := c.on(now, pm)

@@ -46,7 +46,7 @@ func TestATaskRequestGetsTheTaskBranchsHonestAnswer(t *testing.T) {
 	srv := llmtest.NewServer(t)
 	srv.SetDefault(llmtest.Reply{Content: `{"capability":"none","args":{}}`})
 	e := newModelEngine(t, srv)
-	tr := &Turn{In: dm("remind me to call mum at 6")}
+	tr := &Turn{In: dm("book a table for two at 7")}
 	if err := e.runCommitted(context.Background(), tr); err != nil {
 		t.Fatal(err)
 	}

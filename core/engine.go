@@ -101,6 +101,10 @@ type Options struct {
 	// means the built-in capabilities (registerTasks) for the stores and
 	// lookups the other options provide.
 	Tasks *tasks.Registry
+	// ReminderWake, when set, is called after a reminder is set or moved
+	// or a person resumes theirs (Scheduler.Wake), so the scheduler looks
+	// at once; nil leaves it to the scheduler's poll.
+	ReminderWake func()
 }
 
 // Engine runs turns. It is safe for concurrent use; the Hub guarantees that
@@ -134,6 +138,9 @@ type Engine struct {
 	reloader                       Reloader
 	crisisRows                     CrisisLogReader
 	liveWindow                     time.Duration
+	// reminders keeps reminders and each person's zone, nil when the store
+	// does not (no reminder capabilities then).
+	reminders ReminderBackend
 	// taskBranch runs the task branch (nil: no capabilities).
 	taskBranch *tasks.Branch
 }

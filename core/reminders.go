@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -73,9 +74,9 @@ func ruleString(r *tasks.Rule) string {
 	return r.String()
 }
 
-func (s reminderStore) AddReminder(ctx context.Context, personID string, to tasks.Target, r tasks.Reminder) (string, error) {
+func (s reminderStore) AddReminder(ctx context.Context, personID, source string, to tasks.Target, r tasks.Reminder) (string, error) {
 	id, err := s.b.AddReminder(ctx, memory.Reminder{
-		PersonID: personID, Kind: r.Kind, What: r.What, Due: r.Due, Rule: ruleString(r.Rule), Exact: r.Exact, Zone: r.Zone,
+		PersonID: personID, Source: source, Kind: r.Kind, What: r.What, Due: r.Due, Rule: ruleString(r.Rule), Exact: r.Exact, Zone: r.Zone,
 		Platform: to.Platform, ConversationID: to.ConversationID, ConversationKind: to.Kind, ThreadID: to.ThreadID,
 	})
 	if err != nil {
@@ -165,4 +166,24 @@ func PersonLocation(ctx context.Context, b ReminderBackend, personID string, in 
 		}
 	}
 	return nil, nil
+}
+
+// personLocation is the turn's person's zone for the task branch (see
+// PersonLocation); nil when unknown or when it cannot be read (logged:
+// the capability then reads times as UTC and says so).
+func (e *Engine) personLocation(ctx context.Context, t *Turn) *time.Location {
+	if e.reminders == nil {
+		if t.In.TimeZone != "" {
+			if loc, err := time.LoadLocation(t.In.TimeZone); err == nil {
+				return loc
+			}
+		}
+		return nil
+	}
+	loc, err := PersonLocation(ctx, e.reminders, t.Person.ID, t.In)
+	if err != nil {
+		e.logger(t).Warn("time zone unavailable for the task branch", slog.String("person", t.Person.ID), slog.Any("err", err))
+		return nil
+	}
+	return loc
 }

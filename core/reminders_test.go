@@ -92,6 +92,7 @@ func (h *capsHarness) command(cmd, rest string) (approval bool, reply string) {
 		h.t.Fatalf("no capability has /%s", cmd)
 	}
 	req := h.request(rest, true)
+	req.Command = cmd
 	args := tasks.Args{}
 	if c.Match != nil {
 		args, _ = c.Match(req)
@@ -225,14 +226,34 @@ func TestTimeZoneWordsAndTheirLookups(t *testing.T) {
 			t.Errorf("LookupZone(%q) = %v", words, loc)
 		}
 	}
+}
+
+func TestReminderRulesLeaveOrdinaryTalkAlone(t *testing.T) {
 	h := newCapsHarness(t, "")
-	req := h.request("I'm in a bad place", true)
-	for _, c := range h.reg.All() {
-		if c.Match == nil {
-			continue
+	// With a reminder just set, "that" and "it" could point at it.
+	h.say("remind me to take a walk at 6", true)
+	for _, text := range []string{
+		"I'm in a bad place", "it reminds me of my dad", "my mom used to check on me every day",
+		"stop it", "forget it", "just stop that", "make it to the party", "in 2 hours I have to see my ex",
+		"I have a meeting at 6", "I can't move on from that", "please stop reminding me of it",
+	} {
+		req := h.request(text, true)
+		for _, c := range h.reg.All() {
+			if c.Match == nil {
+				continue
+			}
+			if _, ok := c.Match(req); ok {
+				t.Errorf("%s took %q", c.Name, text)
+			}
 		}
-		if _, ok := c.Match(req); ok {
-			t.Errorf("%s took %q", c.Name, req.Text)
+	}
+	// Without reminders in the conversation, "I'm in London" is talk.
+	h2 := newCapsHarness(t, "")
+	for _, c := range h2.reg.All() {
+		if c.Match != nil {
+			if _, ok := c.Match(h2.request("I'm in London", true)); ok {
+				t.Errorf("%s took I'm in London with no reminder in sight", c.Name)
+			}
 		}
 	}
 }

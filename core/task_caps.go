@@ -31,6 +31,10 @@ func (e *Engine) registerTasks(opts Options) (*tasks.Registry, error) {
 	if s, ok := opts.Store.(MoodMemory); ok {
 		caps = append(caps, tasks.MoodCapabilities(MoodStore(s))...)
 	}
+	if s, ok := opts.Store.(ReminderBackend); ok {
+		e.reminders = s
+		caps = append(caps, ReminderCapabilities(s, opts.ReminderWake)...)
+	}
 	caps = append(caps, tasks.ResourcesCapability(helplineLookup(safety.DefaultDirectory())))
 	for _, c := range caps {
 		if err := reg.Register(c); err != nil {

@@ -46,6 +46,7 @@ func (e *Engine) task(ctx context.Context, t *Turn) {
 		return
 	}
 	in := tasks.Input{Request: e.capRequest(t, t.In.Text), Plan: t.Tasks.Plan, History: taskHistory(t.History)}
+	in.Request.Location = e.personLocation(ctx, t)
 	if c := t.Command; c != nil && c.Capability != "" {
 		in.Command, in.Request.Text = c.Capability, c.Args
 	}
@@ -168,7 +169,9 @@ func (e *Engine) resumeTask(ctx context.Context, t *Turn) {
 		e.taskReply(t, taskUnavailable, nil)
 		return
 	}
-	out := e.taskBranch.Resume(ctx, e.capRequest(t, t.In.Text), t.Tasks.Plan, t.ApprovalAnswer == "yes")
+	req := e.capRequest(t, t.In.Text)
+	req.Location = e.personLocation(ctx, t)
+	out := e.taskBranch.Resume(ctx, req, t.Tasks.Plan, t.ApprovalAnswer == "yes")
 	e.applyTask(t, out)
 }
 

@@ -46,6 +46,9 @@ type Reminder struct {
 	ThreadID         string    `json:"thread_id,omitempty"`
 	Recipient        string    `json:"recipient"`
 	Created          time.Time `json:"created"`
+	// Source is the message it was set from (a turn run again sets it
+	// once); "" for none.
+	Source string `json:"-"`
 }
 
 // ProactiveSettings are a person's controls over what Haven sends

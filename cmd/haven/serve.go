@@ -82,6 +82,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		return c, names, err
 	}}
 	status := &statusSource{started: time.Now(), model: model, timeout: cfg.LLM.Timeout, dbPath: cfg.Database.Path, backups: store}
+	var sched schedulerRef
 	opts := core.Options{
 		Status:            status,
 		Reloader:          reloader,
@@ -100,6 +101,8 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		MemoryNotify:      worker.Notify,
 		Admins:            cfg.Admins,
 		Channels:          store,
+		// The scheduler starts after the Hub, which needs the engine.
+		ReminderWake: sched.wake,
 	}
 	if embedder != nil {
 		opts.Embedder = embedder
@@ -148,7 +151,7 @@ func serve(ctx context.Context, args []string, std stdio, env func(string) (stri
 		Policies:    store,
 	})
 	status.setHub(hub)
-	stopScheduler, err := startScheduler(ctx, cfg, store, hub, log)
+	stopScheduler, err := startScheduler(ctx, cfg, store, hub, log, &sched)
 	if err != nil {
 		return err
 	}

@@ -121,6 +121,7 @@ func (b *Branch) Run(ctx context.Context, in Input) Outcome {
 		if err != nil {
 			return Outcome{Kind: KindNoTask, Context: req.Context, Err: err}
 		}
+		req.Command = c.Command
 		args := Args{}
 		if c.Match != nil {
 			if a, ok := c.Match(&req); ok && a != nil {

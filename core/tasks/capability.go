@@ -93,6 +93,10 @@ type Request struct {
 	// the turn runs again after a crash: a capability that writes keys
 	// its write by it so that it happens once.
 	MessageKey string
+	// Command is the slash command word the person asked with ("remind"
+	// for "/remind in 2 hours to stretch"), "" for plain words. An explicit
+	// command can be its own consent (see Capability.Approval).
+	Command string
 	// Target is the conversation the message came from.
 	Target Target
 	// Private is true in a direct message: personal data (moods, journal

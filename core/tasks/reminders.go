@@ -18,8 +18,7 @@ const (
 
 // ContextReminder is the capability context type of reminders and
 // check-ins: key = reminder id, fields what, when, recurrence, due
-// (RFC 3339), kind and touched (when a turn last named it, RFC 3339 with
-// nanoseconds), so that "move that" finds the last one.
+// (RFC 3339) and kind; Context.Latest is the one "move that" means.
 const ContextReminder = "reminder"
 
 // Reminder is a message Haven will send the person later.
@@ -48,8 +47,10 @@ type Reminder struct {
 // an id that is not the person's active reminder is ErrNoReminder.
 type ReminderStore interface {
 	// AddReminder stores r, to be sent to the conversation to, and
-	// returns its id.
-	AddReminder(ctx context.Context, personID string, to Target, r Reminder) (string, error)
+	// returns its id. source names the message it was set from
+	// (Request.MessageKey): a second call with the same source returns
+	// the reminder already set, so a turn run again sets it once.
+	AddReminder(ctx context.Context, personID, source string, to Target, r Reminder) (string, error)
 	// Reminders returns the person's active reminders, soonest first.
 	Reminders(ctx context.Context, personID string) ([]Reminder, error)
 	// MoveReminder sets r.ID due at r.Due with r.Rule and r.Exact.
@@ -77,10 +78,10 @@ const privateOnly = "Your reminders are yours, so I only show them in a direct m
 
 var (
 	remRemindRE  = regexp.MustCompile(`(?i)^\s*(?:(?:hey|hi|ok|okay),?\s+)?(?:haven,?\s+)?(?:please\s+|can you\s+|could you\s+|would you\s+)?(?:remind me|set (?:a|up a) reminder)\b[\s,:]*(.*)$`)
-	remCheckinRE = regexp.MustCompile(`(?i)\b(?:check[- ]?in (?:on|with) me|check (?:up )?on me)\b(.*)$`)
+	remCheckinRE = regexp.MustCompile(`(?i)^\s*(?:(?:hey|hi|ok|okay|haven|please|can you|could you|would you|will you),?\s+)*(?:check[- ]?in (?:on|with) me|check (?:up )?on me)\b(.*)$`)
 	remListRE    = regexp.MustCompile(`(?i)\b(?:(?:list|show|see)(?: me)?(?: all)? my (?:reminders|check-?ins)|what (?:reminders|check-?ins) do i have|what are my (?:reminders|check-?ins)|my reminders\??$)`)
 	remMoveRE    = regexp.MustCompile(`(?i)^\s*(?:please\s+|can you\s+)?(?:move|change|push|shift|reschedule|make)\s+(.*?)\s*\b(?:to|till|until|for)\b\s*(.+)$`)
-	remCancelRE  = regexp.MustCompile(`(?i)^\s*(?:please\s+|can you\s+)?(?:cancel|delete|remove|drop|stop|forget)\s+(.+?)\s*$`)
+	remCancelRE  = regexp.MustCompile(`(?i)^\s*(?:please\s+|can you\s+)?(cancel|delete|remove|drop|stop|forget)\s+(.+?)\s*[.!]?\s*$`)
 	remZoneRE    = regexp.MustCompile(`(?i)\b(?:my time ?zone is|i'?m in the|set my time ?zone to|i(?:'?m| am) (?:in|based in|living in)|i live in)\s+([a-z][a-z_/ .'-]{1,40}?)\s*[.!]?\s*$`)
 	remToRE      = regexp.MustCompile(`(?i)^\s*(?:to|that i should|that i need to|i need to|i have to|about)\s+`)
 )
@@ -124,13 +125,17 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 			Reads: []string{ContextReminder}, Writes: []string{ContextReminder},
 			Approval: approveSet("check in on you"),
 			Match: func(req *Request) (Args, bool) {
-				m := remCheckinRE.FindStringSubmatch(req.Text)
-				if m == nil {
-					return nil, false
+				rest, via := req.Text, "command"
+				if req.Command == "" {
+					m := remCheckinRE.FindStringSubmatch(req.Text)
+					if m == nil {
+						return nil, false
+					}
+					rest, via = m[1], "words"
 				}
-				args := Args{"via": "words"}
-				if _, ok := ParseWhen(m[1], req.Now); ok {
-					args["when"] = strings.TrimSpace(m[1])
+				args := Args{"via": via}
+				if w, ok := ParseWhen(rest, req.Now); ok {
+					args["when"] = w.Span
 				}
 				return args, true
 			},
@@ -166,6 +171,10 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 				if m == nil || !refersToReminder(m[1], req.Context) {
 					return nil, false
 				}
+				// "make it to the party" names no time: not a move.
+				if _, ok := ParseMove(moveText(m[2]), req.Now, req.Now); !ok {
+					return nil, false
+				}
 				return Args{"which": m[1], "to": m[2]}, true
 			},
 			Execute: func(ctx context.Context, req *Request, args Args) (Result, error) {
@@ -182,10 +191,15 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 			Reads: []string{ContextReminder}, Writes: []string{ContextReminder},
 			Match: func(req *Request) (Args, bool) {
 				m := remCancelRE.FindStringSubmatch(req.Text)
-				if m == nil || !refersToReminder(m[1], req.Context) {
+				if m == nil {
 					return nil, false
 				}
-				return Args{"which": m[1]}, true
+				// "cancel that" points back; "stop it" or "forget it" is
+				// not a cancellation unless a reminder is named.
+				if !namesReminder(m[2]) && !(strings.EqualFold(m[1], "cancel") && refersToReminder(m[2], req.Context)) {
+					return nil, false
+				}
+				return Args{"which": m[2]}, true
 			},
 			Execute: func(ctx context.Context, req *Request, args Args) (Result, error) {
 				return cancelReminder(ctx, store, req, args)
@@ -201,6 +215,11 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 			Match: func(req *Request) (Args, bool) {
 				m := remZoneRE.FindStringSubmatch(req.Text)
 				if m == nil {
+					return nil, false
+				}
+				// "I'm in London" is read as a zone only where reminders
+				// are being talked about; "my time zone is ..." always.
+				if !strings.Contains(strings.ToLower(req.Text), "zone") && len(req.Context[ContextReminder]) == 0 {
 					return nil, false
 				}
 				if _, ok := LookupZone(m[1]); !ok {
@@ -252,19 +271,21 @@ func approveSet(verb string) func(Args) (string, bool) {
 		if w := args["when"]; w != "" {
 			q += " " + w
 		}
-		return q + "? (yes or no)", true
+		return q + "?", true
 	}
 }
 
 // matchRemind reads "remind me [to] X [time]" and "remind me [time] to
-// X". Text without "remind me" that starts with a time ("in 2 hours to
-// stretch") or "to" and names one is the /remind command's text after the
-// command word: it is marked via=command and needs no approval.
+// X", and the /remind command's text ("in 2 hours to stretch"), which is
+// marked via=command: the explicit command is the person's consent.
 func matchRemind(req *Request) (Args, bool) {
 	rest, via := req.Text, "command"
 	if m := remRemindRE.FindStringSubmatch(req.Text); m != nil {
-		rest, via = m[1], "words"
-	} else if !commandText(req.Text, req.Now) {
+		rest = m[1]
+		if req.Command == "" {
+			via = "words"
+		}
+	} else if req.Command == "" {
 		return nil, false
 	}
 	args := Args{"via": via}
@@ -279,20 +300,6 @@ func matchRemind(req *Request) (Args, bool) {
 		args["what"] = what
 	}
 	return args, true
-}
-
-// commandText reports whether text reads as a reminder without "remind
-// me": a time first, or "to ..." with a time in it.
-func commandText(text string, now time.Time) bool {
-	t := strings.TrimSpace(text)
-	w, ok := ParseWhen(t, now)
-	if !ok {
-		return false
-	}
-	if strings.HasPrefix(strings.ToLower(t), "to ") {
-		return true
-	}
-	return len(w.spans) > 0 && strings.HasPrefix(strings.ToLower(t), strings.ToLower(w.spans[0]))
 }
 
 // zoneOf returns the request's zone and its name; UTC and "" when unknown.
@@ -321,7 +328,7 @@ func setReminder(ctx context.Context, store ReminderStore, req *Request, kind st
 	if zone == "" && w.Relative {
 		r.Zone = "UTC"
 	}
-	id, err := store.AddReminder(ctx, req.PersonID, req.Target, r)
+	id, err := store.AddReminder(ctx, req.PersonID, req.MessageKey, req.Target, r)
 	if err != nil {
 		return Result{}, fmt.Errorf("set %s: %w", kind, err)
 	}
@@ -385,19 +392,8 @@ func putReminder(req *Request, r Reminder) {
 	}
 	req.Context.Put(ContextReminder, r.ID, map[string]string{
 		"what": r.What, "when": describe(r, req.Now.In(loc)), "recurrence": rec, "kind": r.Kind,
-		"due": r.Due.Format(time.RFC3339), "touched": req.Now.Format(time.RFC3339Nano),
+		"due": r.Due.Format(time.RFC3339),
 	})
-}
-
-// lastInContext returns the id of the reminder a turn named last.
-func lastInContext(c Context) string {
-	var id, at string
-	for k, f := range c[ContextReminder] {
-		if f["touched"] > at || (f["touched"] == at && k > id) {
-			id, at = k, f["touched"]
-		}
-	}
-	return id
 }
 
 // deictic are the words that point back at the last reminder.
@@ -410,7 +406,23 @@ func refersToReminder(words string, c Context) bool {
 	if slices.Contains(deictic, w) {
 		return len(c[ContextReminder]) > 0
 	}
+	return namesReminder(w)
+}
+
+// namesReminder reports whether words say "reminder" or "check-in".
+func namesReminder(words string) bool {
+	w := strings.ToLower(words)
 	return strings.Contains(w, "reminder") || strings.Contains(w, "check-in") || strings.Contains(w, "checkin")
+}
+
+// moveText is the new time of a move as ParseMove reads it: "7" alone is
+// no clock time, "to 7" is.
+func moveText(to string) string {
+	to = strings.TrimSpace(to)
+	if !strings.HasPrefix(strings.ToLower(to), "to ") {
+		to = "to " + to
+	}
+	return to
 }
 
 // stop are words that do not tell reminders apart.
@@ -447,7 +459,7 @@ func resolve(ctx context.Context, store ReminderStore, req *Request, words strin
 			return nil, hits, nil
 		}
 	}
-	if id := lastInContext(req.Context); id != "" && len(keys) == 0 {
+	if id, _, ok := req.Context.Latest(ContextReminder); ok && len(keys) == 0 {
 		for _, r := range all {
 			if r.ID == id {
 				return &r, nil, nil
@@ -484,11 +496,7 @@ func moveReminder(ctx context.Context, store ReminderStore, req *Request, args A
 	if r == nil {
 		return Result{Text: notFound}, nil
 	}
-	to := strings.TrimSpace(args["to"])
-	if !strings.HasPrefix(strings.ToLower(to), "to ") {
-		to = "to " + to // "7" alone is no clock time; "to 7" is
-	}
-	w, ok := ParseMove(to, r.Due.In(loc), now)
+	w, ok := ParseMove(moveText(args["to"]), r.Due.In(loc), now)
 	if !ok {
 		return Result{Text: fmt.Sprintf("I couldn't tell when %q is. Try something like \"to 7\" or \"to tomorrow at 8\".", args["to"])}, nil
 	}

@@ -29,7 +29,9 @@ func scanReminder(sc interface{ Scan(...any) error }) (memory.Reminder, error) {
 
 // AddReminder stores r as active and returns its id. It must have a
 // person, a kind, a due time and a conversation to go to; an empty
-// Recipient is the person's identity on r.Platform.
+// Recipient is the person's identity on r.Platform. A second call with
+// the same non-empty Source returns the reminder already set (a turn run
+// again) and changes nothing.
 func (s *Store) AddReminder(ctx context.Context, r memory.Reminder) (int64, error) {
 	switch {
 	case r.PersonID == "":
@@ -43,6 +45,15 @@ func (s *Store) AddReminder(ctx context.Context, r memory.Reminder) (int64, erro
 	}
 	var id int64
 	err := s.write(ctx, func(tx *wtx) error {
+		if r.Source != "" {
+			err := tx.QueryRowContext(ctx, `SELECT id FROM reminders WHERE person_id = ? AND source = ?`, r.PersonID, r.Source).Scan(&id)
+			if err == nil {
+				return nil // set by this message already: a turn run again
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("find reminder of source: %w", err)
+			}
+		}
 		if r.Recipient == "" {
 			err := tx.QueryRowContext(ctx, `SELECT platform_user_id FROM identities WHERE person_id = ? AND platform = ?
 				ORDER BY platform_user_id LIMIT 1`, r.PersonID, r.Platform).Scan(&r.Recipient)
@@ -54,10 +65,10 @@ func (s *Store) AddReminder(ctx context.Context, r memory.Reminder) (int64, erro
 			}
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO reminders (person_id, kind, what, due_at, rule, exact, zone,
-			platform, conversation_id, conversation_kind, thread_id, recipient, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			platform, conversation_id, conversation_kind, thread_id, recipient, source, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.PersonID, r.Kind, clip(r.What, maxReminderText), ts(r.Due), r.Rule, r.Exact, r.Zone,
-			r.Platform, r.ConversationID, r.ConversationKind, r.ThreadID, r.Recipient, ts(s.now()))
+			r.Platform, r.ConversationID, r.ConversationKind, r.ThreadID, r.Recipient, r.Source, ts(s.now()))
 		if err != nil {
 			return err
 		}

@@ -24,6 +24,18 @@ func TestRemindersAreListedMovedAndCancelledOnlyByTheirPerson(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	again := walk(ana.ID, t0)
+	again.Source = "test:1"
+	first, err := s.AddReminder(ctx, again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second, err := s.AddReminder(ctx, again); err != nil || second != first {
+		t.Fatalf("the same message set a second reminder: %d, %d, %v", first, second, err)
+	}
+	if err := s.CancelReminder(ctx, ana.ID, first); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.AddReminder(ctx, memory.Reminder{PersonID: ana.ID, Kind: "alarm", Due: t0}); err == nil {
 		t.Fatal("AddReminder took an unknown kind")
 	}

@@ -17,9 +17,13 @@ CREATE TABLE reminders (
     thread_id         TEXT    NOT NULL DEFAULT '',
     recipient         TEXT    NOT NULL,
     status            TEXT    NOT NULL DEFAULT 'active',
+    -- source is the message the reminder was set from, so a turn run
+    -- again after a crash sets it once; '' for none.
+    source            TEXT    NOT NULL DEFAULT '',
     created_at        INTEGER NOT NULL,
     fired_at          INTEGER
 );
+CREATE UNIQUE INDEX reminders_source ON reminders (person_id, source) WHERE source != '';
 CREATE INDEX reminders_due ON reminders (due_at) WHERE status = 'active';
 CREATE INDEX reminders_person ON reminders (person_id, status);
 

@@ -118,6 +118,12 @@ func TestRemindersEndToEndThroughTheEngine(t *testing.T) {
 		t.Fatalf("check-in yes: %q", out.Text)
 	}
 
+	if out := tell(t, e, dm("/timezone Europe/Dublin")); !strings.Contains(out.Text, "your time zone is Europe/Dublin") {
+		t.Fatalf("/timezone: %q", out.Text)
+	}
+	if rs := personReminders(t, store); rs[0].Zone != "Europe/Dublin" {
+		t.Fatalf("a reminder's zone after /timezone: %q", rs[0].Zone)
+	}
 	if out := tell(t, e, dm("/pause")); !strings.Contains(out.Text, "/resume") {
 		t.Fatalf("/pause: %q", out.Text)
 	}

@@ -149,6 +149,12 @@ func TestAReminderIsSetMovedListedAndCancelled(t *testing.T) {
 		t.Fatalf("list in a group showed them: %q", reply)
 	}
 
+	if _, _, reply := h.say("move the walk reminder to 8", false); strings.Contains(reply, "walk") || !strings.Contains(reply, "that reminder is now at 20:00 today") {
+		t.Fatalf("a move in a group named the reminder: %q", reply)
+	}
+	if _, _, reply := h.say("cancel the take reminder", false); strings.Contains(reply, "walk") || strings.Contains(reply, "meds") {
+		t.Fatalf("an unclear cancel in a group listed reminders: %q", reply)
+	}
 	name, _, reply = h.say("cancel the walk reminder", true)
 	if name != "reminder.cancel" || !strings.Contains(reply, "Cancelled the reminder to take a walk") {
 		t.Fatalf("cancel: %s %q", name, reply)

@@ -208,6 +208,8 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 		{
 			Name:        "timezone.set",
 			Description: "Remember the person's time zone, for reminders.",
+			Command:     "timezone",
+			Usage:       "/timezone Europe/Dublin",
 			Examples:    []string{"I'm in Dublin", "my time zone is Europe/Dublin"},
 			Params: []Param{
 				{Name: "zone", Description: "an IANA time zone (Europe/Dublin) or a city", Required: true, Ask: "Which time zone are you in? A city works, like Dublin or Chicago."},
@@ -473,7 +475,10 @@ func resolve(ctx context.Context, store ReminderStore, req *Request, words strin
 const notFound = "I'm not sure which reminder you mean. Say /reminders to see them, then name it (\"cancel the walk reminder\")."
 
 // several asks which of rs is meant.
-func several(rs []Reminder, now time.Time) Result {
+func several(req *Request, rs []Reminder, now time.Time) Result {
+	if !req.Private {
+		return Result{Text: "That could be more than one of your reminders. Your reminders are yours, so write to me in a direct message and I'll list them there."}
+	}
 	var b strings.Builder
 	b.WriteString("That could be more than one of your reminders:\n")
 	for _, r := range rs {
@@ -491,7 +496,7 @@ func moveReminder(ctx context.Context, store ReminderStore, req *Request, args A
 		return Result{}, fmt.Errorf("move reminder: %w", err)
 	}
 	if many != nil {
-		return several(many, now), nil
+		return several(req, many, now), nil
 	}
 	if r == nil {
 		return Result{Text: notFound}, nil
@@ -515,7 +520,7 @@ func moveReminder(ctx context.Context, store ReminderStore, req *Request, args A
 		return Result{}, fmt.Errorf("move reminder %s: %w", r.ID, err)
 	}
 	putReminder(req, *r)
-	return Result{Text: fmt.Sprintf("Done: %s is now %s.", quoteWhat(*r), describe(*r, now))}, nil
+	return Result{Text: fmt.Sprintf("Done: %s is now %s.", quoteWhat(req, *r), describe(*r, now))}, nil
 }
 
 func cancelReminder(ctx context.Context, store ReminderStore, req *Request, args Args) (Result, error) {
@@ -525,7 +530,7 @@ func cancelReminder(ctx context.Context, store ReminderStore, req *Request, args
 		return Result{}, fmt.Errorf("cancel reminder: %w", err)
 	}
 	if many != nil {
-		return several(many, req.Now.In(loc)), nil
+		return several(req, many, req.Now.In(loc)), nil
 	}
 	if r == nil {
 		return Result{Text: notFound}, nil
@@ -539,13 +544,17 @@ func cancelReminder(ctx context.Context, store ReminderStore, req *Request, args
 	if req.Context != nil {
 		req.Context.Delete(ContextReminder, r.ID)
 	}
-	return Result{Text: fmt.Sprintf("Cancelled %s.", quoteWhat(*r))}, nil
+	return Result{Text: fmt.Sprintf("Cancelled %s.", quoteWhat(req, *r))}, nil
 }
 
-// quoteWhat names r for the person.
-func quoteWhat(r Reminder) string {
+// quoteWhat names r for the person; in a shared conversation without
+// its words, which may have been said in private.
+func quoteWhat(req *Request, r Reminder) string {
 	if r.Kind == KindCheckIn {
 		return "the check-in"
+	}
+	if !req.Private {
+		return "that reminder"
 	}
 	return fmt.Sprintf("the reminder to %s", r.What)
 }

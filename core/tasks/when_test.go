@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -174,6 +175,38 @@ func TestParseQuietHoursIsStrict(t *testing.T) {
 	for _, s := range []string{"", "22-08", "22:00", "22:00-22:00", "25:00-08:00", "22:00-8:00", "10pm-8am", "22:00 - 08:00"} {
 		if _, err := ParseQuietHours(s); err == nil {
 			t.Errorf("ParseQuietHours(%q) took it", s)
+		}
+	}
+}
+
+// BenchmarkParseWhen reads a reminder's time, as Execute does once per
+// reminder set.
+func BenchmarkParseWhen(b *testing.B) {
+	now := time.Date(2026, 11, 24, 14, 30, 0, 0, time.UTC)
+	for _, text := range []string{"to take my meds every weekday at 9", "to call mum tomorrow evening", "in 2 hours to stretch"} {
+		b.Run(strings.Fields(text)[len(strings.Fields(text))-1], func(b *testing.B) {
+			for b.Loop() {
+				if _, ok := ParseWhen(text, now); !ok {
+					b.Fatal("no time")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReminderRulesOnTalk is the reminder capabilities' share of
+// dispatch on an ordinary message: every Match is tried on it.
+func BenchmarkReminderRulesOnTalk(b *testing.B) {
+	caps := ReminderCapabilities(nil) // Match never touches the store
+	req := &Request{Text: "I keep going over the argument with my sister and I can't sleep, it has been like this for weeks now",
+		Now: time.Date(2026, 11, 24, 14, 30, 0, 0, time.UTC), Context: Context{}}
+	for b.Loop() {
+		for _, c := range caps {
+			if c.Match != nil {
+				if _, ok := c.Match(req); ok {
+					b.Fatalf("%s took ordinary talk", c.Name)
+				}
+			}
 		}
 	}
 }

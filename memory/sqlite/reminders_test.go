@@ -186,3 +186,27 @@ func TestTimeZoneIsKeptRemindersAreExportedAndForgettingAPersonDropsThem(t *test
 		t.Fatalf("%d reminder rows left after forgetting the person", n)
 	}
 }
+
+// BenchmarkFireReminder is the scheduler's cost per reminder sent: the
+// due query, then the claim and its outbox row in one transaction.
+func BenchmarkFireReminder(b *testing.B) {
+	ctx := context.Background()
+	s := openMem(b)
+	ana := person(b, s, "ana")
+	t0 := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	out := []channels.Outbound{{Platform: "console", Conversation: channels.Conversation{ID: "console::me", Kind: channels.KindDM}, Kind: channels.OutProactive, Text: "walk"}}
+	for b.Loop() {
+		b.StopTimer()
+		if _, err := s.AddReminder(ctx, walk(ana.ID, t0)); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		due, err := s.DueReminders(ctx, t0, 1)
+		if err != nil || len(due) != 1 {
+			b.Fatalf("due %v, %v", due, err)
+		}
+		if _, err := s.FinishProactive(ctx, out, memory.ReminderFire{ID: due[0].ID, Due: due[0].Due}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

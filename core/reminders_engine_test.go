@@ -174,3 +174,18 @@ func TestTheModelCanSetAReminderAfterApproval(t *testing.T) {
 		t.Fatalf("stored %+v", rs)
 	}
 }
+
+// The crisis gate reads a reminder request like any message: at crisis
+// level the person gets the crisis reply and nothing is scheduled.
+func TestAReminderAtCrisisLevelGetsTheCrisisReplyAndIsNotSet(t *testing.T) {
+	c := &clock{now: time.Date(2026, 11, 24, 14, 30, 0, 0, time.UTC)}
+	e, store := reminderEngine(t, filepath.Join(t.TempDir(), "haven.db"), c, nil)
+	for _, text := range []string{"/remind at 6 that I want to kill myself", "remind me tonight that I want to kill myself"} {
+		if out := tell(t, e, dm(text)); out.Kind != channels.OutCrisis {
+			t.Fatalf("%q: reply of kind %s, want the crisis reply", text, out.Kind)
+		}
+	}
+	if rs := personReminders(t, store); len(rs) != 0 {
+		t.Fatalf("%d reminders set from crisis messages", len(rs))
+	}
+}

@@ -115,7 +115,7 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 		},
 		{
 			Name:        "checkin.set",
-			Description: "Have Haven check in on the person later.",
+			Description: "Have Haven check in on you later, to see how you are.",
 			Command:     "checkin",
 			Usage:       "/checkin tomorrow evening",
 			Examples:    []string{"check in on me tomorrow evening", "can you check on me in an hour"},
@@ -145,7 +145,7 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 		},
 		{
 			Name:        "reminder.list",
-			Description: "List the person's reminders and check-ins.",
+			Description: "List your reminders and check-ins.",
 			Command:     "reminders",
 			Usage:       "/reminders",
 			Examples:    []string{"what reminders do I have?", "show my reminders"},
@@ -207,7 +207,7 @@ func ReminderCapabilities(store ReminderStore) []Capability {
 		},
 		{
 			Name:        "timezone.set",
-			Description: "Remember the person's time zone, for reminders.",
+			Description: "Tell Haven your time zone, so reminders come at your time.",
 			Command:     "timezone",
 			Usage:       "/timezone Europe/Dublin",
 			Examples:    []string{"I'm in Dublin", "my time zone is Europe/Dublin"},

@@ -70,6 +70,7 @@ func (e *Engine) crisisGate(ctx context.Context, t *Turn) {
 		History:             history,
 		AskedSafetyQuestion: t.Checkpoint.AskedSafetyQuestion,
 		AskedIfSafe:         t.Checkpoint.AskedIfSafe,
+		Answered:            t.Therapy.SafetyAnswered,
 	})
 	t.Assessment = &a
 	t.priorRisk = t.Checkpoint.SessionMaxRisk

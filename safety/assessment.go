@@ -139,4 +139,12 @@ type Input struct {
 	// person is safe ("Are you safe right now?", "Is someone with you?"):
 	// there "no" means danger, never a denial.
 	AskedIfSafe bool `json:"asked_if_safe,omitempty"`
+	// Answered is true when the person clearly answered a safety question
+	// earlier in this session (no thoughts or intent, or safe now) and no
+	// warning sign came after it. The earlier messages then lend a later
+	// one no risk on their own: "tonight I remembered her soup" after a
+	// clear "no" is a memory, not timing. A message with its own signal
+	// (a warning sign, talk of dying, a decision, preparation, taking the
+	// answer back) is still read with them.
+	Answered bool `json:"answered,omitempty"`
 }

@@ -170,7 +170,7 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 
 	// Window: risk spread over the last few messages.
 	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(text)) {
-		w := f.window(hist, text, cur)
+		w := f.window(hist, text, cur, in.Answered)
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -557,12 +557,20 @@ func mustCompilePattern(src string) *regexp.Regexp {
 	return re
 }
 
+// retractRe takes back a clear answer to a safety question ("actually...",
+// "I lied").
+var retractRe = newFilteredRe(regexp.MustCompile(`\b(?:actually|i lied|i was lying|lied to you|not true|wasnt true|take (?:it|that) back|changed my mind|i do want|i still want)\b`))
+
 // window reads the current message together with the recent history (in
 // canonical form) so that risk spread over several messages is seen. It
 // combines what earlier messages said (ideation, despair, a general
 // question about dying, being at a height) with what the current one adds
 // (timing, preparation, a decision, a confession, a farewell).
-func (f *Floor) window(history []string, canon string, cur scanResult) match {
+//
+// answered says the person clearly answered a safety question since the
+// earlier messages (Input.Answered): then the window adds risk only to a
+// message with a signal of its own.
+func (f *Floor) window(history []string, canon string, cur scanResult, answered bool) match {
 	var best match
 	raise := func(level Level, conf float64, note string) {
 		if level > best.level {
@@ -595,6 +603,12 @@ func (f *Floor) window(history []string, canon string, cur scanResult) match {
 	cb := cur.best()
 	resolve := resolveRe.matchHits(canon, ch)
 	prepNow := cur.prep || cur.loweredPrep
+	if answered && cb.level < 1 && !cur.suicideTalk && !resolve && !prepNow && !retractRe.matchHits(canon, ch) {
+		// After a clear answer, a message with nothing of its own ("today
+		// I made her soup and cried") is not read as the earlier words'
+		// timing.
+		return best
+	}
 	switch {
 	case (anyIdeation || cb.level >= 2) && (cur.timing || cur.prep) && (anyTiming || anyPrep):
 		raise(3, 0.75, "ideation earlier, timing or preparation now")

@@ -38,3 +38,18 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})
 }
+
+// After a clear answer to the safety question (Input.Answered), earlier
+// ideation lends no risk to a message with nothing of its own, and still
+// does to one that takes the answer back or brings its own signal.
+func TestWindowAfterAClearAnswerReadsOnlyNewRisk(t *testing.T) {
+	hist := []string{"some days I wish I wasn't alive", "no, I'm not going to do anything"}
+	checkInputs(t, []inputCase{
+		{"a memory with a time word after a clear no", Input{Text: "tonight I remembered my grandmother's apple pie and cried", History: hist, Answered: true}, LevelNone, LevelWarning},
+		{"a plan for the day after a clear no", Input{Text: "today I'm going to clean the kitchen", History: hist, Answered: true}, LevelNone, LevelWarning},
+		{"the same memory with no clear answer is read with the earlier words", Input{Text: "tonight I remembered my grandmother's apple pie and cried", History: hist}, LevelImminent, LevelImminent},
+		{"taking the answer back", Input{Text: "actually maybe tonight", History: hist, Answered: true}, LevelImminent, LevelImminent},
+		{"a decision after a clear no", Input{Text: "I've made up my mind. tonight", History: hist, Answered: true}, LevelImminent, LevelImminent},
+		{"new ideation after a clear no", Input{Text: "I want to die tonight", History: hist, Answered: true}, LevelImminent, LevelImminent},
+	})
+}

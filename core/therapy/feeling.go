@@ -97,7 +97,8 @@ func readMeeting(text string, r emotion.Reading, modality Modality) (meeting, bo
 				// the words name a pain: meet the pain.
 				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
 			}
-			if celebrated(r) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good") {
+			faint := len(r.Emotions) > 0 && r.Emotions[0].Label == "neutral"
+			if (celebrated(r) && !faint) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good") {
 				return named("good", emotion.Positive)
 			}
 			// Warmth alone (admiration, approval, a wish) is not news:

@@ -49,7 +49,7 @@ var feelings = []feeling{
 		"That sounds unsettling; anxiety has a way of filling every quiet moment.",
 		"It makes sense to feel on edge when things feel this uncertain.",
 	}},
-	{"low", textmatch.MustCompile(`(?i)\b(not (so |too |that |very )?(great|good|ok|okay|well|fine|happy)|sad|down|low|depressed|miserable|blue|empty|numb|cry(ing)?|unhappy|rough|awful|terrible)\b`), []string{
+	{"low", textmatch.MustCompile(`(?i)\b(cried|crying|in tears|tearful|sobb(ed|ing)|not (so |too |that |very )?(great|good|ok|okay|well|fine|happy)|sad|down|low|depressed|miserable|blue|empty|numb|cry(ing)?|unhappy|rough|awful|terrible)\b`), []string{
 		"I'm sorry it has been so heavy lately.",
 		"That sounds really hard, and I'm glad you said it out loud.",
 		"Feeling that low is exhausting in its own way.",

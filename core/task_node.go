@@ -201,20 +201,7 @@ func (e *Engine) saveTasks(t *Turn, cp memory.Checkpoint) memory.Checkpoint {
 		e.logger(t).Error("task state not saved", slog.String("session", t.Session.ID), slog.Any("err", err))
 		return cp
 	}
-	slots := make(map[string]memory.Slot, len(cp.Slots)+1)
-	for k, sl := range cp.Slots {
-		slots[k] = sl
-	}
-	if data == nil {
-		delete(slots, tasksSlot)
-	} else {
-		slots[tasksSlot] = memory.Slot{Version: v, Data: data}
-	}
-	if len(slots) == 0 {
-		slots = nil
-	}
-	cp.Slots = slots
-	return cp
+	return withSlot(cp, tasksSlot, v, data)
 }
 
 // dropTask forgets a waiting plan and its approval (a crisis turn: a "yes"

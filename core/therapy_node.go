@@ -190,20 +190,7 @@ func (e *Engine) saveTherapy(t *Turn, cp memory.Checkpoint) memory.Checkpoint {
 		e.logger(t).Error("therapy state not saved", slog.String("session", t.Session.ID), slog.Any("err", err))
 		return cp
 	}
-	slots := make(map[string]memory.Slot, len(cp.Slots)+1)
-	for k, sl := range cp.Slots {
-		slots[k] = sl
-	}
-	if data == nil {
-		delete(slots, therapySlot)
-	} else {
-		slots[therapySlot] = memory.Slot{Version: v, Data: data}
-	}
-	if len(slots) == 0 {
-		slots = nil
-	}
-	cp.Slots = slots
-	return cp
+	return withSlot(cp, therapySlot, v, data)
 }
 
 // TherapyStats returns the therapeutic branch's counters: replies, model

@@ -167,11 +167,36 @@ func ParseWhen(text string, now time.Time) (When, bool) {
 	}
 	switch {
 	case r != nil && isOffset(r.Text):
+		if r.Time.Before(now) || r.Time.After(now.AddDate(maxYearsAhead, 0, 0)) {
+			// "in 300000000000 years" overflows the clock: no time.
+			return When{}, false
+		}
 		return When{At: r.Time, Exact: true, Relative: true, Span: r.Text, spans: []string{r.Text}}, true
 	case r != nil:
-		return fromWhen(text, r.Text, r.Time, c, hasClock, now), true
+		return notPast(fromWhen(text, r.Text, r.Time, c, hasClock, now), now)
 	case hasClock:
 		return When{At: c.next(now), Exact: true, Span: c.span, spans: []string{c.span}}, true
+	}
+	return When{}, false
+}
+
+// maxYearsAhead bounds how far ahead a reminder may be set.
+const maxYearsAhead = 10
+
+// notPast keeps a one-off time that is still ahead. A time of day that
+// has passed today ("2A" read as this morning) moves to tomorrow; a day
+// that has gone ("last friday", "yesterday") names no time to be reminded
+// at, and ok is false.
+func notPast(w When, now time.Time) (When, bool) {
+	if w.At.After(now.AddDate(maxYearsAhead, 0, 0)) {
+		return When{}, false
+	}
+	if w.Rule != nil || w.At.After(now) {
+		return w, true
+	}
+	if w.At.After(now.Add(-24*time.Hour)) && strings.ContainsAny(w.Span, "0123456789") {
+		w.At = w.At.AddDate(0, 0, 1)
+		return w, true
 	}
 	return When{}, false
 }

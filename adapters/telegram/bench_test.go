@@ -10,6 +10,7 @@ import (
 
 	"github.com/havenbot/haven/adapters/telegram"
 	"github.com/havenbot/haven/adapters/telegram/telegramtest"
+	"github.com/havenbot/haven/channels"
 	"github.com/havenbot/haven/internal/pipebench"
 	"github.com/havenbot/haven/memory/sqlite"
 )
@@ -63,5 +64,47 @@ func BenchmarkTelegramThroughput(b *testing.B) {
 				return pipebench.Pipeline{Load: load, Adapter: a, Ready: a.Ready()}
 			})
 		})
+	}
+}
+
+// BenchmarkSendFileChart measures one SendFile of an 800x400 PNG chart
+// through the library to the fake Bot API: as a photo (its header read
+// with image.DecodeConfig, then sendPhoto, the fake reading the header
+// again) and, for comparison, the same bytes declared
+// application/octet-stream, which go as a document unread.
+func BenchmarkSendFileChart(b *testing.B) {
+	chart := chartFile(b)
+	for _, c := range []struct {
+		name  string
+		ctype string
+	}{{"photo", "image/png"}, {"document", "application/octet-stream"}} {
+		b.Run(c.name, func(b *testing.B) {
+			srv := telegramtest.NewServer(token)
+			defer srv.Close()
+			srv.StartPrivate(alice)
+			a, err := telegram.New(telegram.Options{Token: token, APIEndpoint: srv.APIEndpoint(), Logger: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			f := &channels.File{Name: chart.Name, ContentType: c.ctype, Data: chart.Data}
+			out := channels.Outbound{Conversation: dmConv, Text: "Your mood this month", File: f}
+			b.SetBytes(int64(len(f.Data)))
+			for b.Loop() {
+				if err := a.SendFile(context.Background(), out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPhotoCheck measures deciding whether the 800x400 chart goes as
+// a photo: its content type and header (image.DecodeConfig).
+func BenchmarkPhotoCheck(b *testing.B) {
+	f := chartFile(b)
+	for b.Loop() {
+		if err := telegram.PhotoCheck(f); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

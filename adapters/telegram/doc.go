@@ -23,8 +23,10 @@
 // is how Telegram counts a message after parsing its HTML (see
 // channels.Measure); the adapter does not split again.
 //
-// Files (an export) go as documents through SendFile (channels.FileSender)
-// with the message text as caption.
+// Files go through SendFile (channels.FileSender) with the message text as
+// caption: a PNG or JPEG within Telegram's photo limits (a chart) as a
+// photo, shown in the chat, anything else (an export) and a photo Telegram
+// refuses as a document.
 //
 // Crisis replies in a group: the core asks for the details to go privately
 // (Outbound.Private with a Recipient). The adapter sends those to the

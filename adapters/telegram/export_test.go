@@ -11,3 +11,6 @@ func SetSleep(a *Adapter, f func(ctx context.Context, d time.Duration) error) { 
 
 // RenderHTML exposes renderHTML.
 var RenderHTML = renderHTML
+
+// PhotoCheck exposes photoCheck.
+var PhotoCheck = photoCheck

@@ -151,10 +151,15 @@ const maxCaptionLen = 1024
 // has no deadline: a file may be up to channels.MaxFileSize.
 const fileTimeout = 2 * time.Minute
 
-// SendFile delivers out.File as a document (sendDocument), whole, with
-// out.Text as its caption in HTML parse mode, escaped like Send. A caption
-// longer than Telegram's 1,024 characters is sent first as a message and
-// the document follows without one. Chats, replies, private
+// SendFile delivers out.File, whole, with out.Text as its caption in HTML
+// parse mode, escaped like Send. A PNG or JPEG within Telegram's photo
+// limits (ContentType image/png or image/jpeg, and the data's header says
+// so: the name is not trusted) goes as a photo (sendPhoto), shown in the
+// chat; anything else goes as a document (sendDocument), and so does a
+// photo Telegram refuses with a 400 that names the photo
+// (PHOTO_INVALID_DIMENSIONS and the like), so that nothing is lost. A
+// caption longer than Telegram's 1,024 characters is sent first as a
+// message and the file follows without one. Chats, replies, private
 // delivery (a Private message for a group member goes to their DM; a
 // person who never started the bot gives a permanent error wrapping
 // ErrCannotDM) and errors are as for Send.
@@ -184,36 +189,79 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 		}
 		caption, replyTo = "", 0
 	}
-	return a.sendDocument(ctx, t, replyTo, caption, out.File)
-}
-
-// sendDocument uploads f with a caption that fits Telegram's limit.
-func (a *Adapter) sendDocument(ctx context.Context, t target, replyTo int, caption string, f *channels.File) error {
-	cfg := tgbotapi.NewDocument(t.chatID, tgbotapi.FileBytes{Name: f.Name, Bytes: f.Data})
-	if caption != "" {
-		cfg.Caption, cfg.ParseMode = renderHTML(caption), tgbotapi.ModeHTML
+	f := out.File
+	why := photoCheck(f)
+	if why != nil {
+		a.log.Debug("telegram file goes as a document", slog.String("reason", why.Error()))
+		return a.sendDocument(ctx, t, replyTo, caption, f)
 	}
-	cfg.ReplyToMessageID = replyTo
-	cfg.AllowSendingWithoutReply = true
-	err := a.upload(ctx, cfg)
+	chat, err := a.sendMedia(ctx, t, replyTo, caption, func(chatID int64, replyTo int, caption, mode string) tgbotapi.Chattable {
+		cfg := tgbotapi.NewPhoto(chatID, tgbotapi.FileBytes{Name: f.Name, Bytes: f.Data})
+		cfg.Caption, cfg.ParseMode = caption, mode
+		cfg.ReplyToMessageID = replyTo
+		cfg.AllowSendingWithoutReply = true
+		return cfg
+	})
 	if err == nil {
 		return nil
+	}
+	name := photoRefused(err)
+	if name == "" {
+		return a.sendError("send photo", err, t.private)
+	}
+	a.log.Warn("telegram refused a photo; sending it as a document", slog.String("error", name), slog.Int("bytes", len(f.Data)))
+	if chat != t.chatID {
+		t.chatID, replyTo = chat, 0
+	}
+	return a.sendDocument(ctx, t, replyTo, caption, f)
+}
+
+// sendDocument uploads f as a document with a caption that fits Telegram's
+// limit.
+func (a *Adapter) sendDocument(ctx context.Context, t target, replyTo int, caption string, f *channels.File) error {
+	_, err := a.sendMedia(ctx, t, replyTo, caption, func(chatID int64, replyTo int, caption, mode string) tgbotapi.Chattable {
+		cfg := tgbotapi.NewDocument(chatID, tgbotapi.FileBytes{Name: f.Name, Bytes: f.Data})
+		cfg.Caption, cfg.ParseMode = caption, mode
+		cfg.ReplyToMessageID = replyTo
+		cfg.AllowSendingWithoutReply = true
+		return cfg
+	})
+	if err != nil {
+		return a.sendError("send document", err, t.private)
+	}
+	return nil
+}
+
+// mediaCall builds the upload of one file to chatID, replying to replyTo
+// (0 for none), with caption in parse mode mode ("" for none).
+type mediaCall func(chatID int64, replyTo int, caption, mode string) tgbotapi.Chattable
+
+// sendMedia makes the upload mk builds, with caption (fitting Telegram's
+// limit) rendered as HTML. When Telegram answers that the group moved to a
+// new id it is made once more there; when it rejects the caption's HTML,
+// once more with the caption as plain text. It returns the chat it sent to
+// last and the error of the last call, unmapped.
+func (a *Adapter) sendMedia(ctx context.Context, t target, replyTo int, caption string, mk mediaCall) (int64, error) {
+	rendered, mode := "", ""
+	if caption != "" {
+		rendered, mode = renderHTML(caption), tgbotapi.ModeHTML
+	}
+	chat := t.chatID
+	err := a.upload(ctx, mk(chat, replyTo, rendered, mode))
+	if err == nil {
+		return chat, nil
 	}
 	te := apiError(err)
 	switch {
 	case te != nil && te.Code == http.StatusBadRequest && te.MigrateToChatID != 0:
 		a.log.Info("telegram group migrated; sending to its new id", slog.Int64("chat", t.chatID), slog.Int64("new_chat", te.MigrateToChatID))
-		cfg.ChatID, cfg.ReplyToMessageID = te.MigrateToChatID, 0
-		err = a.upload(ctx, cfg)
+		chat = te.MigrateToChatID
+		err = a.upload(ctx, mk(chat, 0, rendered, mode))
 	case te != nil && te.Code == http.StatusBadRequest && strings.Contains(te.Message, "can't parse entities"):
 		a.log.Warn("telegram rejected the HTML of a caption; sending it as plain text", slog.Int("code", te.Code))
-		cfg.Caption, cfg.ParseMode = caption, ""
-		err = a.upload(ctx, cfg)
+		err = a.upload(ctx, mk(chat, replyTo, caption, ""))
 	}
-	if err == nil {
-		return nil
-	}
-	return a.sendError("send document", err, t.private)
+	return chat, err
 }
 
 // upload makes a call that uploads a file. The library leaves the error

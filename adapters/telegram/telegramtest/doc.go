@@ -9,13 +9,15 @@
 // HTML parse mode checks and the 4,096-character limit, counted in code
 // points of the parsed text as TDLib counts it), sendDocument
 // (multipart uploads only, with the 1,024-character caption limit and the
-// 50 MB upload limit), sendChatAction, setMyCommands, getChatMember,
+// 50 MB upload limit), sendPhoto (multipart uploads of PNG or JPEG within
+// Telegram's photo limits, refused with Telegram's PHOTO_INVALID_DIMENSIONS,
+// IMAGE_PROCESS_FAILED or PHOTO_SAVE_FILE_INVALID otherwise), sendChatAction, setMyCommands, getChatMember,
 // setWebhook, deleteWebhook and getWebhookInfo. A wrong token in the URL
 // path gets 401 Unauthorized like the real API.
 //
 // The control API injects updates (messages built with NewMessage and its
 // relatives, or raw JSON with InjectRaw), reads what the bot sent (Sent, WaitSent; documents with
-// Documents, WaitDocuments), forces failures
+// Documents, WaitDocuments; photos with Photos, WaitPhotos), forces failures
 // (FailNext: 429 with retry_after, 5xx, 409, 400, 403), and drops connections
 // (DropConnections) to simulate a broken network. For crash tests, OnSend
 // runs a hook between recording a message and answering the bot (the bot

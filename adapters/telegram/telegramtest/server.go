@@ -1,10 +1,14 @@
 package telegramtest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/jpeg" // sendPhoto decodes JPEG headers
+	_ "image/png"  // and PNG headers
 	"io"
 	"math"
 	"net"
@@ -130,6 +134,7 @@ type Server struct {
 	failures  map[string][]Failure
 	sent      []Sent
 	documents []Document
+	photos    []Photo
 	actions   []ChatAction
 	commands  []tgbotapi.BotCommand
 	members   map[[2]int64]string
@@ -487,6 +492,22 @@ func (s *Server) WaitDocuments(ctx context.Context, n int) ([]Document, error) {
 	return s.Documents(), nil
 }
 
+// Photos returns the photos the bot has sent so far, in order.
+func (s *Server) Photos() []Photo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Photo(nil), s.photos...)
+}
+
+// WaitPhotos blocks until the bot has sent at least n photos or ctx is
+// done, and returns every photo sent so far.
+func (s *Server) WaitPhotos(ctx context.Context, n int) ([]Photo, error) {
+	if err := s.cond.Wait(ctx, func() bool { return len(s.photos) >= n }); err != nil {
+		return s.Photos(), fmt.Errorf("wait for %d sent photos (have %d): %w", n, len(s.Photos()), err)
+	}
+	return s.Photos(), nil
+}
+
 // ChatActions returns the sendChatAction calls so far.
 func (s *Server) ChatActions() []ChatAction {
 	s.mu.Lock()
@@ -637,6 +658,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		result, err = s.sendMessage(params)
 	case "senddocument":
 		result, err = s.sendDocument(r, params)
+	case "sendphoto":
+		result, err = s.sendPhoto(r, params)
 	case "sendchataction":
 		result, err = s.sendChatAction(params)
 	case "setmycommands":
@@ -1028,34 +1051,47 @@ func (s *Server) replyLocked(chatID int64, rp replyParam) (int64, *tgbotapi.Mess
 	return rp.to, &tgbotapi.Message{MessageID: int(rp.to), Chat: ptr(s.chats[chatID])}, nil
 }
 
-// sendDocument takes an uploaded document (multipart part "document").
-// Sending a file_id or URL instead is refused: the fake keeps no files.
-func (s *Server) sendDocument(r *http.Request, p map[string]string) (any, error) {
+// upload is one file a send method took, checked and parsed.
+type upload struct {
+	chatID   int64
+	fileName string
+	ctype    string
+	data     []byte
+	caption  string
+	plain    string
+	mode     string
+	rp       replyParam
+}
+
+// readUpload reads the multipart part named part of a send method's request
+// and checks its caption and size as Telegram does. A file_id or URL
+// instead of an upload is refused: the fake keeps no files.
+func (s *Server) readUpload(r *http.Request, p map[string]string, part string) (upload, error) {
 	chatID, err := s.chatParam(p)
 	if err != nil {
-		return nil, err
+		return upload{}, err
 	}
-	if r.MultipartForm == nil || len(r.MultipartForm.File["document"]) == 0 {
-		if p["document"] != "" {
-			return nil, badRequest("this fake accepts uploaded documents only, not a file_id or URL")
+	if r.MultipartForm == nil || len(r.MultipartForm.File[part]) == 0 {
+		if p[part] != "" {
+			return upload{}, badRequest("this fake accepts uploaded %ss only, not a file_id or URL", part)
 		}
-		return nil, badRequest("there is no document in the request")
+		return upload{}, badRequest("there is no %s in the request", part)
 	}
-	fh := r.MultipartForm.File["document"][0]
+	fh := r.MultipartForm.File[part][0]
 	if fh.Size > MaxUploadSize {
-		return nil, &apiError{status: http.StatusRequestEntityTooLarge, desc: "Request Entity Too Large"}
+		return upload{}, &apiError{status: http.StatusRequestEntityTooLarge, desc: "Request Entity Too Large"}
 	}
 	f, err := fh.Open()
 	if err != nil {
-		return nil, fmt.Errorf("read document: %w", err)
+		return upload{}, fmt.Errorf("read %s: %w", part, err)
 	}
 	data, err := io.ReadAll(f)
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("read document: %w", err)
+		return upload{}, fmt.Errorf("read %s: %w", part, err)
 	}
 	if len(data) == 0 {
-		return nil, badRequest("file must be non-empty")
+		return upload{}, badRequest("file must be non-empty")
 	}
 	caption, mode := p["caption"], p["parse_mode"]
 	plain := caption
@@ -1063,50 +1099,130 @@ func (s *Server) sendDocument(r *http.Request, p map[string]string) (any, error)
 	case "":
 	case "html":
 		if plain, err = parseHTML(caption); err != nil {
-			return nil, badRequest("%v", err)
+			return upload{}, badRequest("%v", err)
 		}
 	default:
-		return nil, badRequest("unsupported parse_mode %q in this fake", mode)
+		return upload{}, badRequest("unsupported parse_mode %q in this fake", mode)
 	}
 	if utf16Len(plain) > MaxCaptionLen {
-		return nil, badRequest("message caption is too long")
+		return upload{}, badRequest("message caption is too long")
 	}
 	rp, err := replyParams(p)
 	if err != nil {
-		return nil, err
+		return upload{}, err
 	}
+	return upload{chatID: chatID, fileName: fh.Filename, ctype: fh.Header.Get("Content-Type"), data: data,
+		caption: caption, plain: plain, mode: mode, rp: rp}, nil
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	replyTo, reply, err := s.replyLocked(chatID, rp)
+// newUploadMessageLocked creates the message of an accepted upload and the
+// Document record of it, with the message's media left to the caller.
+func (s *Server) newUploadMessageLocked(u upload) (Document, error) {
+	replyTo, reply, err := s.replyLocked(u.chatID, u.rp)
+	if err != nil {
+		return Document{}, err
+	}
+	id := s.nextMsgIDLocked(u.chatID)
+	s.rememberLocked(u.chatID, id)
+	bot := s.bot
+	msg := &tgbotapi.Message{
+		MessageID:      id,
+		From:           &bot,
+		Chat:           ptr(s.chats[u.chatID]),
+		Date:           int(time.Now().Unix()),
+		Caption:        u.plain,
+		ReplyToMessage: reply,
+	}
+	return Document{
+		ChatID: u.chatID, FileName: u.fileName, ContentType: u.ctype, Data: u.data,
+		Caption: u.caption, CaptionPlain: u.plain, ParseMode: u.mode, ReplyTo: int(replyTo), Message: msg,
+	}, nil
+}
+
+// sendDocument takes an uploaded document (multipart part "document").
+func (s *Server) sendDocument(r *http.Request, p map[string]string) (any, error) {
+	u, err := s.readUpload(r, p, "document")
 	if err != nil {
 		return nil, err
 	}
-	id := s.nextMsgIDLocked(chatID)
-	s.rememberLocked(chatID, id)
-	bot := s.bot
-	ctype := fh.Header.Get("Content-Type")
-	msg := &tgbotapi.Message{
-		MessageID: id,
-		From:      &bot,
-		Chat:      ptr(s.chats[chatID]),
-		Date:      int(time.Now().Unix()),
-		Document: &tgbotapi.Document{
-			FileID:       fmt.Sprintf("doc-%d-%d", chatID, id),
-			FileUniqueID: fmt.Sprintf("u-%d-%d", chatID, id),
-			FileName:     fh.Filename,
-			MimeType:     ctype,
-			FileSize:     len(data),
-		},
-		Caption:        plain,
-		ReplyToMessage: reply,
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.newUploadMessageLocked(u)
+	if err != nil {
+		return nil, err
 	}
-	s.documents = append(s.documents, Document{
-		ChatID: chatID, FileName: fh.Filename, ContentType: ctype, Data: data,
-		Caption: caption, CaptionPlain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg,
-	})
+	id := d.Message.MessageID
+	d.Message.Document = &tgbotapi.Document{
+		FileID:       fmt.Sprintf("doc-%d-%d", u.chatID, id),
+		FileUniqueID: fmt.Sprintf("u-%d-%d", u.chatID, id),
+		FileName:     u.fileName,
+		MimeType:     u.ctype,
+		FileSize:     len(u.data),
+	}
+	s.documents = append(s.documents, d)
 	s.cond.Broadcast()
-	return msg, nil
+	return d.Message, nil
+}
+
+// MaxPhotoSize is the Bot API's limit on an uploaded photo: 10 MB, read as
+// 10,000,000 bytes, the stricter reading.
+const MaxPhotoSize = 10_000_000
+
+// Photo is one picture the bot sent through sendPhoto: the upload as for a
+// document, and the size the fake read from the image's header.
+type Photo struct {
+	Document
+	// Width and Height are the image's size in pixels.
+	Width, Height int
+}
+
+// checkPhoto refuses data as Telegram refuses a photo: a PNG or JPEG (the
+// formats this fake decodes) of at most MaxPhotoSize bytes whose width and
+// height add up to at most 10,000 and whose sides differ by a ratio of at
+// most 20. The descriptions are Telegram's.
+func checkPhoto(data []byte) (image.Config, error) {
+	if len(data) > MaxPhotoSize {
+		return image.Config{}, badRequest("Bad Request: PHOTO_SAVE_FILE_INVALID")
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || (format != "png" && format != "jpeg") {
+		return image.Config{}, badRequest("Bad Request: IMAGE_PROCESS_FAILED")
+	}
+	w, h := cfg.Width, cfg.Height
+	if w <= 0 || h <= 0 || w+h > 10000 || w > 20*h || h > 20*w {
+		return image.Config{}, badRequest("Bad Request: PHOTO_INVALID_DIMENSIONS")
+	}
+	return cfg, nil
+}
+
+// sendPhoto takes an uploaded photo (multipart part "photo"), checked as
+// checkPhoto says.
+func (s *Server) sendPhoto(r *http.Request, p map[string]string) (any, error) {
+	u, err := s.readUpload(r, p, "photo")
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := checkPhoto(u.data)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, err := s.newUploadMessageLocked(u)
+	if err != nil {
+		return nil, err
+	}
+	id := d.Message.MessageID
+	d.Message.Photo = []tgbotapi.PhotoSize{{
+		FileID:       fmt.Sprintf("photo-%d-%d", u.chatID, id),
+		FileUniqueID: fmt.Sprintf("u-%d-%d", u.chatID, id),
+		Width:        cfg.Width,
+		Height:       cfg.Height,
+		FileSize:     len(u.data),
+	}}
+	s.photos = append(s.photos, Photo{Document: d, Width: cfg.Width, Height: cfg.Height})
+	s.cond.Broadcast()
+	return d.Message, nil
 }
 
 var chatActions = map[string]bool{

@@ -1,8 +1,13 @@
 package telegramtest_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
 	"net/http"
 	"strings"
 	"testing"
@@ -413,5 +418,81 @@ func TestWaitIdleReturnsOnceTheClientsConnectionsAreGone(t *testing.T) {
 	tr.CloseIdleConnections()
 	if err := srv.WaitIdle(ctxT(t)); err != nil {
 		t.Fatalf("WaitIdle after the client closed its connection: %v", err)
+	}
+}
+
+// chartPNG encodes a real PNG of w x h pixels.
+func chartPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for x := range w {
+		img.Set(x, h/2, color.RGBA{R: 200, A: 255})
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestSendPhotoRecordsThePictureAndRefusesWhatTelegramRefuses(t *testing.T) {
+	srv, bot := start(t)
+	srv.StartPrivate(alice)
+	data := chartPNG(t, 800, 400)
+	photo := tgbotapi.NewPhoto(alice.ID, tgbotapi.FileBytes{Name: "mood.png", Bytes: data})
+	photo.Caption, photo.ParseMode = "<b>your week</b> &amp; more", "HTML"
+	m, err := bot.Send(photo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	photos, err := srv.WaitPhotos(ctxT(t), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := photos[0]
+	if p.ChatID != alice.ID || p.FileName != "mood.png" || !bytes.Equal(p.Data, data) || p.CaptionPlain != "your week & more" || p.Width != 800 || p.Height != 400 {
+		t.Errorf("photo to %d named %q, %d bytes, caption %q, %dx%d", p.ChatID, p.FileName, len(p.Data), p.CaptionPlain, p.Width, p.Height)
+	}
+	if len(m.Photo) != 1 || m.Photo[0].Width != 800 || m.Photo[0].Height != 400 || m.Caption != "your week & more" || m.Document != nil {
+		t.Errorf("message = %+v", m)
+	}
+
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, image.NewGray(image.Rect(0, 0, 30, 10)), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bot.Send(tgbotapi.NewPhoto(alice.ID, tgbotapi.FileBytes{Name: "a.jpg", Bytes: jpg.Bytes()})); err != nil {
+		t.Errorf("a JPEG: %v", err)
+	}
+
+	bigPNG := append(telegramtest.PNGHeader(100, 100), make([]byte, telegramtest.MaxPhotoSize)...)
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"sides adding up to over 10,000", telegramtest.PNGHeader(9000, 1001), "PHOTO_INVALID_DIMENSIONS"},
+		{"a ratio over 20", telegramtest.PNGHeader(210, 10), "PHOTO_INVALID_DIMENSIONS"},
+		{"a tall ratio over 20", telegramtest.PNGHeader(10, 210), "PHOTO_INVALID_DIMENSIONS"},
+		{"not an image", []byte(`{"facts":[]}`), "IMAGE_PROCESS_FAILED"},
+		{"over 10 MB", bigPNG, "PHOTO_SAVE_FILE_INVALID"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, err := bot.Request(tgbotapi.NewPhoto(alice.ID, tgbotapi.FileBytes{Name: "x.png", Bytes: c.data}))
+			if err == nil || resp == nil || resp.ErrorCode != http.StatusBadRequest || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("sendPhoto = %v (response %+v), want 400 %q", err, resp, c.want)
+			}
+		})
+	}
+	if n := len(srv.Photos()); n != 2 {
+		t.Errorf("%d photos recorded, want the PNG and the JPEG", n)
+	}
+	if n := len(srv.Documents()); n != 0 {
+		t.Errorf("%d documents recorded for photos", n)
+	}
+	srv.FailNext("sendPhoto", http.StatusTooManyRequests, 3*time.Second)
+	if resp, err := bot.Request(photo); err == nil || resp.ErrorCode != http.StatusTooManyRequests || resp.Parameters == nil || resp.Parameters.RetryAfter != 3 {
+		t.Errorf("FailNext(sendPhoto): %v %+v", err, resp)
 	}
 }

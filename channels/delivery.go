@@ -478,6 +478,9 @@ func (p *platformQueue) sendNext(ctx context.Context, c *outConv, prio bool) {
 	pc := it.pieces[it.next]
 	msg := it.out
 	msg.Text = pc.text
+	if it.next < len(it.pieces)-1 {
+		msg.Choices = nil // buttons go under the last piece
+	}
 	var err error
 	if pc.file {
 		err = p.adapter.(FileSender).SendFile(ctx, msg)

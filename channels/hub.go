@@ -619,6 +619,10 @@ func (h *Hub) runTurn(ctx context.Context, in Inbound) bool {
 		if outs[i].Conversation.ID == "" {
 			outs[i].Conversation = in.Conversation
 		}
+		if len(outs[i].Choices) > 0 && !ChoicesFit(outs[i].Choices) {
+			log().Warn("outbound choices do not fit every platform; sending the message without buttons", slog.Int("choices", len(outs[i].Choices)))
+			outs[i].Choices = nil
+		}
 		if outs[i].File != nil {
 			if reason := checkFile(&outs[i]); reason != "" {
 				log().Warn("outbound file not deliverable; sending a note instead", slog.String("reason", reason))

@@ -150,6 +150,50 @@ type Outbound struct {
 	// File, when set, is a file to deliver with the message (an export, a
 	// document). It is delivered whole and is at most MaxFileSize bytes.
 	File *File `json:"file,omitempty"`
+	// Choices, when set, are answers the person can give with one tap
+	// (Yes / No to a pending approval). An adapter that can show buttons
+	// renders them under the message (on its last piece when the Hub
+	// splits it); a press comes back as an ordinary Inbound from the
+	// person who pressed, whose Text is the choice's Text, so a platform
+	// without buttons loses nothing: the message itself says what to type.
+	Choices []Choice `json:"choices,omitempty"`
+}
+
+// Choice is one button under an Outbound.
+type Choice struct {
+	// Label is what the button shows ("Yes"), at most MaxChoiceLabel
+	// bytes.
+	Label string `json:"label"`
+	// Text is what pressing it says, as if the person had typed it
+	// ("yes"), at most MaxChoiceText bytes.
+	Text string `json:"text"`
+}
+
+// MaxChoices, MaxChoiceLabel and MaxChoiceText bound an Outbound's
+// choices so that every platform can show them (Telegram limits a
+// button's callback data to 64 bytes, Discord a row to 5 buttons and a
+// label to 80 characters).
+const (
+	MaxChoices     = 5
+	MaxChoiceLabel = 40
+	MaxChoiceText  = 32
+)
+
+// ChoicesFit reports whether cs fit the limits every adapter can show:
+// at most MaxChoices, each with a label and text within their bounds,
+// no text twice.
+func ChoicesFit(cs []Choice) bool {
+	if len(cs) > MaxChoices {
+		return false
+	}
+	seen := make(map[string]bool, len(cs))
+	for _, c := range cs {
+		if c.Label == "" || c.Text == "" || len(c.Label) > MaxChoiceLabel || len(c.Text) > MaxChoiceText || seen[c.Text] {
+			return false
+		}
+		seen[c.Text] = true
+	}
+	return true
 }
 
 // Priority reports whether the message jumps the delivery queue.

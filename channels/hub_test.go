@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -672,5 +673,42 @@ func TestHubAdmitsEveryMessageOfAConversationWhosePolicyIsAll(t *testing.T) {
 	}
 	if st := hub.Stats(); st.Accepted != 1 || st.Ignored != 2 {
 		t.Fatalf("stats %+v: want 1 accepted and 2 ignored (the other policy, a bot)", st)
+	}
+}
+
+func TestHubGivesChoicesToTheLastPieceOnlyAndDropsChoicesThatDoNotFit(t *testing.T) {
+	yesNo := []channels.Choice{{Label: "Yes", Text: "yes"}, {Label: "No", Text: "no"}}
+	tooMany := []channels.Choice{{Label: "1", Text: "1"}, {Label: "2", Text: "2"}, {Label: "3", Text: "3"}, {Label: "4", Text: "4"}, {Label: "5", Text: "5"}, {Label: "6", Text: "6"}}
+	for _, tt := range []struct {
+		name    string
+		choices []channels.Choice
+		want    []channels.Choice
+	}{
+		{"yes and no", yesNo, yesNo},
+		{"more than five", tooMany, nil},
+		{"an empty label", []channels.Choice{{Label: "", Text: "yes"}}, nil},
+		{"the same text twice", []channels.Choice{{Label: "Yes", Text: "yes"}, {Label: "Sure", Text: "yes"}}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			text := strings.Repeat("word ", 60) + "Shall I? Reply yes or no."
+			h := channels.HandlerFunc(func(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+				return []channels.Outbound{{Kind: channels.OutReply, Text: text, Choices: tt.choices}}, nil
+			})
+			a := channelstest.NewMeasuredAdapter("test", channels.Limit{Max: 100, Measure: channels.Runes})
+			a.Push(dm("c", 1))
+			runHub(t, h, channelstest.NewMemInbox(), channelstest.NewMemOutbox(), fastOpts(), a)
+			sent := a.Sent()
+			if len(sent) < 2 {
+				t.Fatalf("sent %d pieces, want the text split", len(sent))
+			}
+			for i, s := range sent[:len(sent)-1] {
+				if len(s.Choices) != 0 {
+					t.Fatalf("piece %d of %d carries choices %+v", i+1, len(sent), s.Choices)
+				}
+			}
+			if got := sent[len(sent)-1].Choices; !slices.Equal(got, tt.want) {
+				t.Fatalf("last piece choices %+v, want %+v", got, tt.want)
+			}
+		})
 	}
 }

@@ -304,7 +304,26 @@ func (e *Engine) handle(ctx context.Context, in channels.Inbound) ([]channels.Ou
 	if t.Err != nil && len(t.Out) == 0 {
 		return nil, nil, t.Err
 	}
+	offerAnswers(t)
 	return t.Out, t.pending, nil
+}
+
+// approvalChoices are the buttons under a question that waits for a yes
+// or no; pressing one says the word, as typing it would.
+var approvalChoices = []channels.Choice{{Label: "Yes", Text: "yes"}, {Label: "No", Text: "no"}}
+
+// offerAnswers puts Yes and No buttons under the last reply of a turn that
+// asked for an approval (the platforms that have buttons show them).
+func offerAnswers(t *Turn) {
+	if !t.askedApproval || t.Checkpoint.PendingApproval == nil {
+		return
+	}
+	for i := len(t.Out) - 1; i >= 0; i-- {
+		if t.Out[i].Kind == channels.OutReply && t.Out[i].File == nil {
+			t.Out[i].Choices = approvalChoices
+			return
+		}
+	}
 }
 
 var _ channels.DeferredHandler = (*Engine)(nil)

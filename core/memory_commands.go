@@ -297,7 +297,7 @@ func (e *Engine) forget(ctx context.Context, t *Turn, arg string) (string, error
 		if err := e.store.CommitTurn(ctx, memory.TurnRecord{SessionID: t.Session.ID, Checkpoint: cp}); err != nil {
 			return "", err
 		}
-		t.Checkpoint = cp
+		t.Checkpoint, t.askedApproval = cp, true
 		return "Are you sure? I'll delete everything I hold about you: what I remember, our conversations, your settings. " +
 			"It can't be undone. Reply yes to go ahead or no to keep it.", nil
 	}

@@ -68,6 +68,7 @@ func (e *Engine) applyTask(t *Turn, out tasks.Outcome) {
 	t.Tasks.Plan = out.Plan
 	t.Checkpoint.PendingApproval = nil
 	if out.Kind == tasks.KindApproval {
+		t.askedApproval = true
 		t.Checkpoint.PendingApproval = &memory.Approval{
 			Action:  actionTask,
 			Args:    map[string]string{"capability": out.Capability},

@@ -133,6 +133,9 @@ type Turn struct {
 	// pending is what finalize leaves to commit (nil when nothing).
 	pending      *pendingTurn
 	approvalDone bool
+	// askedApproval is set when this turn asked for a yes or no (a task
+	// step or "forget everything" waits for it).
+	askedApproval bool
 	// taskReask is set at the gateway when a message is neither yes nor no
 	// to a task's approval for the first time: the task node asks once
 	// more. taskCancelNote is set when it is the second time: the step is

@@ -371,7 +371,14 @@ func describe(r Reminder, now time.Time) string {
 		time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)).Hours() / 24)
 	switch {
 	case days == 0 && due.Sub(now) < time.Hour:
-		return fmt.Sprintf("at %s (in %d minutes)", clock, int(due.Sub(now).Round(time.Minute)/time.Minute))
+		switch n := int(due.Sub(now).Round(time.Minute) / time.Minute); n {
+		case 0:
+			return "at " + clock + " (in under a minute)"
+		case 1:
+			return "at " + clock + " (in 1 minute)"
+		default:
+			return fmt.Sprintf("at %s (in %d minutes)", clock, n)
+		}
 	case days == 0:
 		return "at " + clock + " today"
 	case days == 1:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestOutboxLifecycleSurvivesRestart(t *testing.T) {
 	if want := []string{"one", "two", "three", "four"}; !slices.Equal(texts, want) {
 		t.Errorf("Unsent = %v, want %v", texts, want)
 	}
-	if !items[0].Created.Equal(clock) || items[0].ID != ids[0] || items[3].ID != more[0] || items[0].Out != out("console", "one") {
+	if !items[0].Created.Equal(clock) || items[0].ID != ids[0] || items[3].ID != more[0] || !reflect.DeepEqual(items[0].Out, out("console", "one")) {
 		t.Errorf("first item = %+v", items[0])
 	}
 	for range 3 {
@@ -175,5 +176,30 @@ func TestOutboxKeepsAFileUntilSentAndRefusesOneTooLarge(t *testing.T) {
 	}
 	if texts, _ := unsentTexts(t, s, "telegram"); len(texts) != 0 {
 		t.Fatalf("Unsent after a refused Add = %v", texts)
+	}
+}
+
+func TestOutboxKeepsAMessagesChoicesAcrossARestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "h.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out("telegram", "Shall I? Reply yes or no.")
+	o.Choices = []channels.Choice{{Label: "Yes", Text: "yes"}, {Label: "No", Text: "no"}}
+	if _, err := s.Add(ctx, []channels.Outbound{o}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, items := unsentTexts(t, s, "telegram")
+	if len(items) != 1 || !reflect.DeepEqual(items[0].Out, o) {
+		t.Fatalf("unsent after restart = %+v, want %+v", items, o)
 	}
 }

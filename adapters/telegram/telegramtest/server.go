@@ -49,6 +49,9 @@ type Sent struct {
 	// Buttons is the inline keyboard the message was sent with, nil for
 	// none (Server.Buttons says what it carries now).
 	Buttons [][]tgbotapi.InlineKeyboardButton
+	// ReplyMarkup is the reply_markup parameter exactly as the bot sent
+	// it, "" when there was none.
+	ReplyMarkup string
 	// Message is the message as Telegram created it; pass it to NewReply to
 	// have a person reply to the bot, or to Press to press a button.
 	Message *tgbotapi.Message
@@ -1041,7 +1044,7 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 	}
 	s.authorLocked(chatID, id, bot)
 	s.keepBotMessageLocked(msg) // never changed in place: an edit keeps a new copy
-	sent := Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Buttons: buttonsOf(kb), Message: msg}
+	sent := Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Buttons: buttonsOf(kb), ReplyMarkup: p["reply_markup"], Message: msg}
 	s.sent = append(s.sent, sent)
 	s.cond.Broadcast()
 	hook := s.onSend

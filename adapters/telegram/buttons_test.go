@@ -1,11 +1,14 @@
 package telegram_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/havenbot/haven/adapters/telegram"
 	"github.com/havenbot/haven/adapters/telegram/telegramtest"
 	"github.com/havenbot/haven/channels"
+	"github.com/havenbot/haven/channels/channelstest"
 )
 
 var yesNo = []channels.Choice{{Label: "Yes", Text: "yes"}, {Label: "No", Text: "no"}}
@@ -282,5 +286,66 @@ func TestAWebhookPressIsAnsweredDeliveredAndItsRedeliveryKeepsTheKey(t *testing.
 	}
 	if err := h.srv.WaitButtonsGone(ctxT(t), alice.ID, q.MessageID); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestThroughTheHubButtonsGoUnderTheLastPieceAndARedeliveredPressIsOneTurn(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	h.srv.StartPrivate(alice)
+	long := strings.Repeat("Here is what I would remind you of. ", 150) + "\n\n" + question // over 4,096: two pieces
+	var mu sync.Mutex
+	var said []string
+	core := channels.HandlerFunc(func(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
+		mu.Lock()
+		said = append(said, in.Text)
+		mu.Unlock()
+		if in.Text == "remind me to walk" {
+			return []channels.Outbound{{Kind: channels.OutReply, Text: long, Choices: yesNo}}, nil
+		}
+		return []channels.Outbound{{Kind: channels.OutReply, Text: "ok: " + in.Text}}, nil
+	})
+	hub := channels.NewHub(core, channelstest.NewMemInbox(), channelstest.NewMemOutbox(),
+		channels.HubOptions{NoRateLimit: true, Logger: slog.New(slog.DiscardHandler)})
+	hub.Register(h.a)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- hub.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+
+	h.srv.Inject(h.srv.NewMessage(telegramtest.PrivateChat(alice), alice, "remind me to walk"))
+	sent, err := h.srv.WaitSent(ctxT(t), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent[0].Buttons != nil || sent[0].ReplyMarkup != "" {
+		t.Errorf("the first piece has buttons %v", sent[0].Buttons)
+	}
+	if got := telegramtest.DescribeButtons(sent[1].Buttons); got != "[Yes=hv1:yes No=hv1:no]" {
+		t.Fatalf("the last piece has buttons %s", got)
+	}
+	q := sent[1].Message
+	_, qid, err := h.srv.Press(alice, q, "Yes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Telegram delivers the same press again, then Alice writes.
+	h.srv.InjectUpdate(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{ID: qid, From: &alice, Message: q, Data: "hv1:yes"}})
+	h.srv.Inject(h.srv.NewMessage(telegramtest.PrivateChat(alice), alice, "thanks"))
+	sent, err = h.srv.WaitSent(ctxT(t), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent[2].Plain != "ok: yes" || sent[3].Plain != "ok: thanks" {
+		t.Errorf("replies %q, %q; want the press answered once, then the message", sent[2].Plain, sent[3].Plain)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(said, []string{"remind me to walk", "yes", "thanks"}) {
+		t.Errorf("core was told %q, want the press once", said)
 	}
 }

@@ -28,6 +28,17 @@
 // photo, shown in the chat, anything else (an export) and a photo Telegram
 // refuses as a document.
 //
+// Buttons: an Outbound's Choices go as an inline keyboard under the
+// message (callback data "hv1:" and the choice's Text), and under a file's
+// message with SendFile. A press (a callback_query, which Haven asks for in
+// allowed_updates) is answered at once (answerCallbackQuery) and becomes an
+// ordinary Inbound from the person who pressed, saying the choice's Text,
+// with the callback query id as its DeliveryKey; once the sink has it the
+// buttons are removed (editMessageReplyMarkup), except in a group when the
+// presser is not the person the question answered. A press of a button
+// Haven did not make is skipped and counted like an update that does not
+// decode.
+//
 // Crisis replies in a group: the core asks for the details to go privately
 // (Outbound.Private with a Recipient). The adapter sends those to the
 // person's private chat; when Telegram refuses because the person has not

@@ -64,7 +64,8 @@ func FuzzMentionOf(f *testing.F) {
 	})
 }
 
-// FuzzNormalize feeds normalize any update body, as the webhook and the
+// FuzzNormalize feeds normalize any update body (messages and button
+// presses), as the webhook and the
 // poll loop decode it from Telegram's JSON. It must not panic, and what it
 // delivers is a well-formed Inbound.
 func FuzzNormalize(f *testing.F) {
@@ -96,6 +97,9 @@ func FuzzNormalize(f *testing.F) {
 	seed(tgbotapi.Update{UpdateID: 101, EditedMessage: telegramtest.Edited(srv.NewMessage(group, alice, "@HavenTestBot hi"), "@HavenTestBot hello")})
 	seed(tgbotapi.Update{UpdateID: 102, Message: srv.NewPhoto(group, alice, "@HavenTestBot this is my dog")})
 	seed(tgbotapi.Update{UpdateID: 103, Message: srv.NewSticker(group, alice)})
+	seed(tgbotapi.Update{UpdateID: 104, CallbackQuery: &tgbotapi.CallbackQuery{ID: "5", From: &alice, Message: bot, Data: "hv1:yes"}})
+	seed(tgbotapi.Update{UpdateID: 105, CallbackQuery: &tgbotapi.CallbackQuery{ID: "6", From: &alice, Message: bot, Data: "hv1: no "}})
+	seed(tgbotapi.Update{UpdateID: 106, CallbackQuery: &tgbotapi.CallbackQuery{ID: "7", From: &alice, Data: "other"}})
 	f.Add([]byte(`{"update_id":1,"message":{"message_id":1,"chat":{"id":1,"type":"private"},"from":{"id":2},"text":"a","entities":[{"type":"mention","offset":1,"length":9223372036854775807}]}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var u tgbotapi.Update
@@ -107,6 +111,10 @@ func FuzzNormalize(f *testing.F) {
 		case ignore:
 			if n.reason == "" {
 				t.Fatal("ignored without a reason")
+			}
+		case skip:
+			if n.reason == "" || n.press == nil {
+				t.Fatalf("skipped without a reason or a press: %+v", n)
 			}
 		case media:
 			if n.msg == nil || n.kind == "" {

@@ -33,11 +33,16 @@ type recordSink struct {
 	ch        chan channels.Inbound
 	failFirst int
 	calls     int
+	// before, if set, runs first in every Accept (set it before Run).
+	before func(channels.Inbound)
 }
 
 func newSink() *recordSink { return &recordSink{ch: make(chan channels.Inbound, 100)} }
 
 func (s *recordSink) Accept(ctx context.Context, in channels.Inbound) error {
+	if s.before != nil {
+		s.before(in)
+	}
 	s.mu.Lock()
 	s.calls++
 	if s.calls <= s.failFirst {

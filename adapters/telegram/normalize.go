@@ -24,15 +24,19 @@ const (
 	ignore
 	// media answers with the kind note that Haven reads text only.
 	media
+	// skip drops a malformed update and counts it (Stats().Skipped): a
+	// press of a button Haven did not make.
+	skip
 )
 
 // normalized is an update turned into what Haven does with it.
 type normalized struct {
 	in      channels.Inbound
 	outcome outcome
-	reason  string            // why it is ignored, for debug logs
-	msg     *tgbotapi.Message // the message, for the media note
-	kind    string            // what the media is ("sticker", "photo", ...)
+	reason  string                  // why it is ignored, for debug logs
+	msg     *tgbotapi.Message       // the message, for the media note
+	kind    string                  // what the media is ("sticker", "photo", ...)
+	press   *tgbotapi.CallbackQuery // the button press, for a callback query
 }
 
 func conversationID(chatID int64) string {
@@ -55,6 +59,9 @@ func deliveryKey(updateID int) string {
 // normalize turns an update into an Inbound, or says why there is none.
 // me is the bot's own user.
 func (a *Adapter) normalize(ctx context.Context, u tgbotapi.Update, me *tgbotapi.User) normalized {
+	if u.CallbackQuery != nil {
+		return a.normalizePress(ctx, u.CallbackQuery, me)
+	}
 	msg, edited := u.Message, false
 	if msg == nil && u.EditedMessage != nil {
 		msg, edited = u.EditedMessage, true
@@ -107,16 +114,7 @@ func (a *Adapter) normalize(ctx context.Context, u tgbotapi.Update, me *tgbotapi
 		return normalized{outcome: media, msg: msg, kind: k}
 	}
 
-	author := channels.Author{
-		ID:      userID(msg.From.ID),
-		Display: strings.TrimSpace(msg.From.FirstName + " " + msg.From.LastName),
-	}
-	switch {
-	case a.admins[msg.From.ID]:
-		author.PlatformAdmin = true
-	case kind == channels.KindGroup && strings.HasPrefix(mention.text, "/"):
-		author.PlatformAdmin = a.chatAdmin(ctx, msg.Chat.ID, msg.From.ID)
-	}
+	author := a.author(ctx, kind, msg.Chat.ID, msg.From, mention.text)
 	return normalized{outcome: deliver, msg: msg, in: channels.Inbound{
 		Platform:     Platform,
 		Conversation: channels.Conversation{ID: conversationID(msg.Chat.ID), Kind: kind},
@@ -129,6 +127,23 @@ func (a *Adapter) normalize(ctx context.Context, u tgbotapi.Update, me *tgbotapi
 		Edited:       edited,
 		ReceivedAt:   a.now(),
 	}}
+}
+
+// author is from as the Author of text said in chat: PlatformAdmin for
+// the configured admins, and in a group for a command from one of the
+// group's administrators (getChatMember is asked only then).
+func (a *Adapter) author(ctx context.Context, kind channels.Kind, chatID int64, from *tgbotapi.User, text string) channels.Author {
+	author := channels.Author{
+		ID:      userID(from.ID),
+		Display: strings.TrimSpace(from.FirstName + " " + from.LastName),
+	}
+	switch {
+	case a.admins[from.ID]:
+		author.PlatformAdmin = true
+	case kind == channels.KindGroup && strings.HasPrefix(text, "/"):
+		author.PlatformAdmin = a.chatAdmin(ctx, chatID, from.ID)
+	}
+	return author
 }
 
 // mediaKind names what a message without text carries, or "" for service

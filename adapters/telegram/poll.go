@@ -130,7 +130,7 @@ func (a *Adapter) getUpdates(ctx context.Context, offset int) ([]polled, error) 
 	resp, err := a.api(cctx).Request(tgbotapi.UpdateConfig{
 		Offset:         offset,
 		Timeout:        timeout,
-		AllowedUpdates: []string{"message", "edited_message"},
+		AllowedUpdates: allowedUpdates,
 	})
 	if err != nil {
 		return nil, a.redact(err)
@@ -245,13 +245,24 @@ func (a *Adapter) conflictReason(ctx context.Context, desc string) string {
 	return other
 }
 
+// allowedUpdates are the update types Haven asks Telegram for: messages,
+// their edits, and presses of its buttons.
+var allowedUpdates = []string{"message", "edited_message", "callback_query"}
+
 // handle normalizes one update and acts on it: hands it to the sink, with
-// retries, or answers media with the text-only note.
+// retries, or answers media with the text-only note. A button press is
+// acknowledged to Telegram first, and its buttons are removed once the
+// sink has it.
 func (a *Adapter) handle(ctx context.Context, sink channels.Sink, u tgbotapi.Update, me *tgbotapi.User) error {
 	n := a.normalize(ctx, u, me)
+	a.answerPress(ctx, n.press)
 	switch n.outcome {
 	case ignore:
 		a.log.Debug("telegram update ignored", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
+		return nil
+	case skip:
+		a.skipped.Add(1)
+		a.log.Debug("telegram update skipped", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
 		return nil
 	case media:
 		a.noteMedia(ctx, n)
@@ -262,6 +273,7 @@ func (a *Adapter) handle(ctx context.Context, sink channels.Sink, u tgbotapi.Upd
 		err := sink.Accept(ctx, n.in)
 		if err == nil {
 			a.log.Debug("telegram update accepted", slog.Int("update_id", u.UpdateID), slog.String("kind", string(n.in.Conversation.Kind)))
+			a.clearButtons(ctx, n)
 			return nil
 		}
 		if ctx.Err() != nil {

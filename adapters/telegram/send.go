@@ -80,7 +80,10 @@ func localInt(id string) (int64, error) {
 // 429 is per chat; its response does not say when a bot-wide limit was
 // hit, so none is Global); 400/401/403/404 are permanent; a Private
 // message the person cannot receive (they never started the bot) wraps
-// ErrCannotDM; 5xx and network failures are transient.
+// ErrCannotDM; 5xx and network failures are transient. out.Choices, when
+// set, go as an inline keyboard under the message (a press comes back
+// through the sink as the choice's Text); without them no reply_markup is
+// sent at all.
 func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	t, err := resolve(out)
 	if err != nil {
@@ -97,7 +100,7 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 		ctx, cancel = context.WithTimeout(ctx, sendTimeout)
 		defer cancel()
 	}
-	return a.sendPart(ctx, t, t.replyTo, out.Text)
+	return a.sendPart(ctx, t, t.replyTo, out.Text, a.choicesMarkup(out))
 }
 
 // fits checks that text fits MessageLimit, as the Hub makes sure it does.
@@ -108,9 +111,13 @@ func fits(text string) error {
 	return nil
 }
 
-// sendPart sends one piece of text that fits Telegram's limit.
-func (a *Adapter) sendPart(ctx context.Context, t target, replyTo int, text string) error {
+// sendPart sends one piece of text that fits Telegram's limit, with
+// markup (an inline keyboard) under it unless markup is nil.
+func (a *Adapter) sendPart(ctx context.Context, t target, replyTo int, text string, markup *tgbotapi.InlineKeyboardMarkup) error {
 	cfg := tgbotapi.NewMessage(t.chatID, renderHTML(text))
+	if markup != nil {
+		cfg.ReplyMarkup = markup
+	}
 	cfg.ParseMode = tgbotapi.ModeHTML
 	cfg.ReplyToMessageID = replyTo
 	cfg.AllowSendingWithoutReply = true
@@ -162,7 +169,9 @@ const fileTimeout = 2 * time.Minute
 // message and the file follows without one. Chats, replies, private
 // delivery (a Private message for a group member goes to their DM; a
 // person who never started the bot gives a permanent error wrapping
-// ErrCannotDM) and errors are as for Send.
+// ErrCannotDM) and errors are as for Send. out.Choices go as an inline
+// keyboard under the file's message (under the file, not the text, when a
+// long caption went first as a message of its own).
 func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	t, err := resolve(out)
 	if err != nil {
@@ -184,22 +193,25 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 		return channels.Permanent(fmt.Errorf("telegram: send file: caption: %w", err))
 	}
 	if channels.UTF16.Len(caption) > maxCaptionLen {
-		if err := a.sendPart(ctx, t, replyTo, caption); err != nil {
+		if err := a.sendPart(ctx, t, replyTo, caption, nil); err != nil {
 			return err
 		}
 		caption, replyTo = "", 0
 	}
-	f := out.File
+	f, markup := out.File, a.choicesMarkup(out)
 	why := photoCheck(f)
 	if why != nil {
 		a.log.Debug("telegram file goes as a document", slog.String("reason", why.Error()))
-		return a.sendDocument(ctx, t, replyTo, caption, f)
+		return a.sendDocument(ctx, t, replyTo, caption, f, markup)
 	}
 	chat, err := a.sendMedia(ctx, t, replyTo, caption, func(chatID int64, replyTo int, caption, mode string) tgbotapi.Chattable {
 		cfg := tgbotapi.NewPhoto(chatID, tgbotapi.FileBytes{Name: f.Name, Bytes: f.Data})
 		cfg.Caption, cfg.ParseMode = caption, mode
 		cfg.ReplyToMessageID = replyTo
 		cfg.AllowSendingWithoutReply = true
+		if markup != nil {
+			cfg.ReplyMarkup = markup
+		}
 		return cfg
 	})
 	if err == nil {
@@ -213,17 +225,20 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	if chat != t.chatID {
 		t.chatID, replyTo = chat, 0
 	}
-	return a.sendDocument(ctx, t, replyTo, caption, f)
+	return a.sendDocument(ctx, t, replyTo, caption, f, markup)
 }
 
 // sendDocument uploads f as a document with a caption that fits Telegram's
-// limit.
-func (a *Adapter) sendDocument(ctx context.Context, t target, replyTo int, caption string, f *channels.File) error {
+// limit, and markup (an inline keyboard) unless it is nil.
+func (a *Adapter) sendDocument(ctx context.Context, t target, replyTo int, caption string, f *channels.File, markup *tgbotapi.InlineKeyboardMarkup) error {
 	_, err := a.sendMedia(ctx, t, replyTo, caption, func(chatID int64, replyTo int, caption, mode string) tgbotapi.Chattable {
 		cfg := tgbotapi.NewDocument(chatID, tgbotapi.FileBytes{Name: f.Name, Bytes: f.Data})
 		cfg.Caption, cfg.ParseMode = caption, mode
 		cfg.ReplyToMessageID = replyTo
 		cfg.AllowSendingWithoutReply = true
+		if markup != nil {
+			cfg.ReplyMarkup = markup
+		}
 		return cfg
 	})
 	if err != nil {

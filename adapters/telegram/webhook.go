@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -27,7 +28,7 @@ func (a *Adapter) serveWebhook(ctx context.Context, sink channels.Sink) error {
 		_, err := a.api(cctx).MakeRequest("setWebhook", tgbotapi.Params{
 			"url":             a.opts.WebhookURL,
 			"secret_token":    a.opts.WebhookSecret,
-			"allowed_updates": `["message","edited_message"]`,
+			"allowed_updates": `["` + strings.Join(allowedUpdates, `","`) + `"]`,
 		})
 		cancel()
 		if err != nil {
@@ -95,9 +96,13 @@ func (a *Adapter) Handler() http.Handler {
 
 		a.live.Event(a.now())
 		n := a.normalize(ctx, *u, me)
+		a.answerPress(ctx, n.press)
 		switch n.outcome {
 		case ignore:
 			a.log.Debug("telegram update ignored", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
+		case skip:
+			a.skipped.Add(1)
+			a.log.Debug("telegram update skipped", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
 		case media:
 			a.noteMedia(st.ctx, n)
 		case deliver:
@@ -106,6 +111,7 @@ func (a *Adapter) Handler() http.Handler {
 				http.Error(w, "not accepted", http.StatusInternalServerError)
 				return
 			}
+			a.clearButtons(st.ctx, n)
 		}
 		w.WriteHeader(http.StatusOK)
 	})

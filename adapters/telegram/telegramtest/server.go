@@ -46,8 +46,14 @@ type Sent struct {
 	// ReplyTo is the message id the bot replied to (reply_to_message_id or
 	// reply_parameters.message_id), zero for none.
 	ReplyTo int
+	// Buttons is the inline keyboard the message was sent with, nil for
+	// none (Server.Buttons says what it carries now).
+	Buttons [][]tgbotapi.InlineKeyboardButton
+	// ReplyMarkup is the reply_markup parameter exactly as the bot sent
+	// it, "" when there was none.
+	ReplyMarkup string
 	// Message is the message as Telegram created it; pass it to NewReply to
-	// have a person reply to the bot.
+	// have a person reply to the bot, or to Press to press a button.
 	Message *tgbotapi.Message
 }
 
@@ -79,6 +85,9 @@ type Document struct {
 	ParseMode string
 	// ReplyTo is the message id the bot replied to, zero for none.
 	ReplyTo int
+	// Buttons is the inline keyboard the message was sent with, nil for
+	// none.
+	Buttons [][]tgbotapi.InlineKeyboardButton
 	// Message is the message as Telegram created it.
 	Message *tgbotapi.Message
 }
@@ -143,8 +152,14 @@ type Server struct {
 	nextMsg   map[int64]int
 	webhook   string
 	secret    string
-	conns     int        // client connections open now
-	onSend    func(Sent) // OnSend's hook, nil for none
+	conns     int                          // client connections open now
+	onSend    func(Sent)                   // OnSend's hook, nil for none
+	authors   map[msgKey]tgbotapi.User     // who wrote each known message
+	botMsgs   map[msgKey]*tgbotapi.Message // the bot's messages as they are now
+	queries   map[string]bool              // callback query ids issued: answered?
+	nextQuery int
+	answers   []CallbackAnswer
+	allowed   []string // the last allowed_updates
 }
 
 // NewServer starts a fake Bot API server for token on 127.0.0.1. Close it
@@ -329,6 +344,9 @@ func (s *Server) InjectUpdate(u tgbotapi.Update) int {
 		if m != nil && m.Chat != nil {
 			s.chats[m.Chat.ID] = *m.Chat
 			s.rememberLocked(m.Chat.ID, m.MessageID)
+			if m.From != nil {
+				s.authorLocked(m.Chat.ID, m.MessageID, *m.From)
+			}
 		}
 	}
 	s.updates = append(s.updates, u)
@@ -570,6 +588,15 @@ func (s *Server) WaitConfirmed(ctx context.Context, offset int) error {
 	return nil
 }
 
+// authorLocked records who wrote message id in chat, for the
+// reply_to_message of a reply to it. s.mu is held.
+func (s *Server) authorLocked(chat int64, id int, from tgbotapi.User) {
+	if s.authors == nil {
+		s.authors = map[msgKey]tgbotapi.User{}
+	}
+	s.authors[msgKey{chat, id}] = from
+}
+
 func (s *Server) nextMsgIDLocked(chat int64) int {
 	s.nextMsg[chat]++
 	return s.nextMsg[chat]
@@ -669,8 +696,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case "setwebhook":
 		s.mu.Lock()
 		s.webhook, s.secret = params["url"], params["secret_token"]
+		err = s.setAllowedLocked(params)
 		s.mu.Unlock()
 		result = true
+	case "answercallbackquery":
+		result, err = s.answerCallbackQuery(params)
+	case "editmessagereplymarkup":
+		result, err = s.editMessageReplyMarkup(params)
 	case "deletewebhook":
 		s.mu.Lock()
 		s.webhook, s.secret = "", ""
@@ -827,6 +859,10 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string
 		s.mu.Unlock()
 		return nil, false, &apiError{status: http.StatusConflict, desc: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"}
 	}
+	if err := s.setAllowedLocked(p); err != nil {
+		s.mu.Unlock()
+		return nil, false, err
+	}
 	s.pollGen++
 	gen := s.pollGen
 	s.cond.Broadcast() // an older waiting poll ends with 409
@@ -847,6 +883,16 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string
 		if s.webhook != "" {
 			s.mu.Unlock()
 			return nil, false, &apiError{status: http.StatusConflict, desc: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"}
+		}
+		if s.callbacksBlockedLocked() {
+			// Telegram does not keep the types a bot did not ask for.
+			kept := s.updates[:0]
+			for _, u := range s.updates {
+				if u.CallbackQuery == nil {
+					kept = append(kept, u)
+				}
+			}
+			s.updates = kept
 		}
 		if len(s.updates) > 0 || timeout <= 0 || !time.Now().Before(deadline) {
 			n := min(int(limit), len(s.updates))
@@ -973,6 +1019,10 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	kb, _, err := parseMarkup(p)
+	if err != nil {
+		return nil, err
+	}
 
 	s.mu.Lock()
 	replyTo, reply, err := s.replyLocked(chatID, rp)
@@ -990,8 +1040,11 @@ func (s *Server) sendMessage(p map[string]string) (any, error) {
 		Date:           int(time.Now().Unix()),
 		Text:           plain,
 		ReplyToMessage: reply,
+		ReplyMarkup:    markupOf(kb),
 	}
-	sent := Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Message: msg}
+	s.authorLocked(chatID, id, bot)
+	s.keepBotMessageLocked(msg) // never changed in place: an edit keeps a new copy
+	sent := Sent{ChatID: chatID, Text: text, Plain: plain, ParseMode: mode, ReplyTo: int(replyTo), Buttons: buttonsOf(kb), ReplyMarkup: p["reply_markup"], Message: msg}
 	s.sent = append(s.sent, sent)
 	s.cond.Broadcast()
 	hook := s.onSend
@@ -1048,7 +1101,11 @@ func (s *Server) replyLocked(chatID int64, rp replyParam) (int64, *tgbotapi.Mess
 		}
 		return 0, nil, nil
 	}
-	return rp.to, &tgbotapi.Message{MessageID: int(rp.to), Chat: ptr(s.chats[chatID])}, nil
+	reply := &tgbotapi.Message{MessageID: int(rp.to), Chat: ptr(s.chats[chatID])}
+	if from, ok := s.authors[msgKey{chatID, int(rp.to)}]; ok {
+		reply.From = &from
+	}
+	return rp.to, reply, nil
 }
 
 // upload is one file a send method took, checked and parsed.
@@ -1061,6 +1118,7 @@ type upload struct {
 	plain    string
 	mode     string
 	rp       replyParam
+	kb       [][]tgbotapi.InlineKeyboardButton
 }
 
 // readUpload reads the multipart part named part of a send method's request
@@ -1111,8 +1169,12 @@ func (s *Server) readUpload(r *http.Request, p map[string]string, part string) (
 	if err != nil {
 		return upload{}, err
 	}
+	kb, _, err := parseMarkup(p)
+	if err != nil {
+		return upload{}, err
+	}
 	return upload{chatID: chatID, fileName: fh.Filename, ctype: fh.Header.Get("Content-Type"), data: data,
-		caption: caption, plain: plain, mode: mode, rp: rp}, nil
+		caption: caption, plain: plain, mode: mode, rp: rp, kb: kb}, nil
 }
 
 // newUploadMessageLocked creates the message of an accepted upload and the
@@ -1132,10 +1194,13 @@ func (s *Server) newUploadMessageLocked(u upload) (Document, error) {
 		Date:           int(time.Now().Unix()),
 		Caption:        u.plain,
 		ReplyToMessage: reply,
+		ReplyMarkup:    markupOf(u.kb),
 	}
+	s.authorLocked(u.chatID, id, bot)
 	return Document{
 		ChatID: u.chatID, FileName: u.fileName, ContentType: u.ctype, Data: u.data,
-		Caption: u.caption, CaptionPlain: u.plain, ParseMode: u.mode, ReplyTo: int(replyTo), Message: msg,
+		Caption: u.caption, CaptionPlain: u.plain, ParseMode: u.mode, ReplyTo: int(replyTo),
+		Buttons: buttonsOf(u.kb), Message: msg,
 	}, nil
 }
 
@@ -1159,6 +1224,7 @@ func (s *Server) sendDocument(r *http.Request, p map[string]string) (any, error)
 		MimeType:     u.ctype,
 		FileSize:     len(u.data),
 	}
+	s.keepBotMessageLocked(d.Message)
 	s.documents = append(s.documents, d)
 	s.cond.Broadcast()
 	return d.Message, nil
@@ -1220,6 +1286,7 @@ func (s *Server) sendPhoto(r *http.Request, p map[string]string) (any, error) {
 		Height:       cfg.Height,
 		FileSize:     len(u.data),
 	}}
+	s.keepBotMessageLocked(d.Message)
 	s.photos = append(s.photos, Photo{Document: d, Width: cfg.Width, Height: cfg.Height})
 	s.cond.Broadcast()
 	return d.Message, nil

@@ -2,8 +2,11 @@ package slack_test
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/havenbot/haven/adapters/slack"
 	"github.com/havenbot/haven/adapters/slack/slacktest"
@@ -320,5 +323,19 @@ func TestAPressIsAckedBeforeTheHubTakesIt(t *testing.T) {
 				t.Fatalf("accepted %q, want no", in.Text)
 			}
 		})
+	}
+}
+
+func TestAnInteractionThatDoesNotParseIsAnswered200AndSkipped(t *testing.T) {
+	h := newHarness(t, nil, slack.ModeHTTP, nil).start(t)
+	for i, payload := range []string{`{"type":"block_actions","actions":`, `{"type":"block_actions","actions":[{"block_id":7}]}`, `[]`} {
+		body := []byte(url.Values{"payload": {payload}}.Encode())
+		if code, _ := h.post(t, body, "application/x-www-form-urlencoded", secret, time.Now(), nil); code != http.StatusOK {
+			t.Errorf("payload %d answered %d, want 200 so that Slack stops", i, code)
+		}
+	}
+	pressMarker(t, h)
+	if st := h.a.Stats(); st.Skipped != 3 {
+		t.Errorf("Stats().Skipped = %d, want 3", st.Skipped)
 	}
 }

@@ -28,6 +28,15 @@
 // write directly, which stays true either way. Files go through
 // UploadFileContext (SendFile), privately in the same way.
 //
+// Choices (Outbound.Choices) become Block Kit buttons under the message
+// (an actions block, ChoicesBlockID). A press arrives as a block_actions
+// interaction (over Socket Mode, or at Handler in http mode); it is acked
+// at once, then handed to the Hub as an ordinary Inbound from the person
+// who pressed, saying the choice's Text, keyed by its trigger_id (a
+// redelivery makes one turn), and the buttons are taken off the message
+// with chat.update so that it cannot be pressed twice. A press of a button
+// Haven did not make, and every other interaction, is skipped.
+//
 // Slack shows no typing indicator for bots outside its assistant
 // threads, so the adapter has no Typer. It reports Liveness (connected,
 // last event, last sign of life on the socket) and Stats (skipped and

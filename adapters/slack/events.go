@@ -17,16 +17,18 @@ import (
 )
 
 // serveHTTP is Run in http mode: Handler delivers to sink until ctx is
-// done.
+// done. Button presses, answered 200 before anything else is done with
+// them, are queued and handed to sink in order by process, as in Socket
+// Mode.
 func (a *Adapter) serveHTTP(ctx context.Context, sink channels.Sink, me *self) error {
-	a.hook.Store(&hookState{ctx: ctx, sink: sink})
+	jobs := make(chan job, jobQueue)
+	a.hook.Store(&hookState{ctx: ctx, sink: sink, jobs: jobs})
 	defer a.hook.Store(nil)
 	a.live.SetConnected(true)
 	defer a.live.SetConnected(false)
 	a.log.Info("slack connected", slog.String("team", me.team), slog.String("bot_user", me.user), slog.String("mode", ModeHTTP))
 	a.markReady()
-	<-ctx.Done()
-	return nil
+	return a.process(ctx, sink, jobs)
 }
 
 // Handler serves Slack's HTTP requests in http mode: the Events API
@@ -46,7 +48,13 @@ func (a *Adapter) serveHTTP(ctx context.Context, sink channels.Sink, me *self) e
 //   - the slash command: handed to the Hub the same way; 200 with an empty
 //     body, so Slack shows nothing and the answer comes as an ephemeral
 //     message.
-//   - interactivity payloads: 200, ignored.
+//   - an interaction (a form with a payload, for a Request URL under
+//     Interactivity): 200 at once, and a press of one of Haven's buttons
+//     is then handed to the Hub as what the person would have typed
+//     (the choice's Text) and the buttons taken off its message. Slack
+//     does not send an interaction again, so it is never answered with
+//     an error once it is read; another kind of interaction, or a press
+//     of a button Haven did not make, is skipped (Stats().Skipped).
 //
 // An event that does not parse would fail the same way every time: it is
 // logged without its content, counted in Stats().Skipped and answered
@@ -140,8 +148,7 @@ func (a *Adapter) serveForm(w http.ResponseWriter, r *http.Request, body []byte)
 		return
 	}
 	if r.PostForm.Has("payload") {
-		a.log.Debug("slack interaction ignored: Haven has no buttons or dialogs")
-		w.WriteHeader(http.StatusOK)
+		a.serveInteraction(w, r)
 		return
 	}
 	st, ok := a.running503(w)
@@ -168,6 +175,26 @@ func (a *Adapter) serveForm(w http.ResponseWriter, r *http.Request, body []byte)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+// serveInteraction queues an interaction for process and answers 200.
+func (a *Adapter) serveInteraction(w http.ResponseWriter, r *http.Request) {
+	cb, err := slackgo.InteractionCallbackParse(r)
+	if err != nil {
+		a.skip(w, "interaction", describeParseError(err))
+		return
+	}
+	st, ok := a.running503(w)
+	if !ok {
+		return
+	}
+	select {
+	case st.jobs <- job{interaction: &cb}:
+		w.WriteHeader(http.StatusOK)
+	case <-st.ctx.Done():
+		http.Error(w, "not running", http.StatusServiceUnavailable)
+	case <-r.Context().Done():
+	}
 }
 
 // running503 returns the running Run's state, or answers 503.

@@ -12,7 +12,8 @@ import (
 
 // The manifest people paste into Slack must ask for what the adapter uses:
 // the events it reads, a scope for every Web API method it calls, the
-// slash command it answers, and Socket Mode, the default.
+// slash command it answers, interactivity (its buttons), and Socket Mode,
+// the default.
 func TestTheAppManifestAsksForWhatTheAdapterUses(t *testing.T) {
 	data, err := os.ReadFile("../../configs/slack-app-manifest.yaml")
 	if err != nil {
@@ -37,6 +38,9 @@ func TestTheAppManifestAsksForWhatTheAdapterUses(t *testing.T) {
 			Events struct {
 				Bot []string `yaml:"bot_events"`
 			} `yaml:"event_subscriptions"`
+			Interactivity struct {
+				Enabled bool `yaml:"is_enabled"`
+			} `yaml:"interactivity"`
 			SocketMode bool `yaml:"socket_mode_enabled"`
 		} `yaml:"settings"`
 	}
@@ -56,6 +60,9 @@ func TestTheAppManifestAsksForWhatTheAdapterUses(t *testing.T) {
 	}
 	if len(m.Features.SlashCommands) != 1 || m.Features.SlashCommands[0].Command != slack.DefaultCommand {
 		t.Errorf("slash commands %+v, want %s", m.Features.SlashCommands, slack.DefaultCommand)
+	}
+	if !m.Settings.Interactivity.Enabled {
+		t.Error("the manifest does not enable interactivity: button presses would not reach Haven")
 	}
 	if !m.Settings.SocketMode || !m.Features.AppHome.MessagesTab || m.Features.AppHome.ReadOnly {
 		t.Errorf("want Socket Mode on and people able to DM Haven: %+v", m)

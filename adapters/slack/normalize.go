@@ -18,7 +18,12 @@ import (
 //	message       slack:T0123:C0456:1700000000.000100   (channel:ts)
 //	command       slack:T0123:C0456:cmd:U0789:<trigger_id>
 //	person        slack:T0123:U0789                     (their own team in shared channels)
-//	delivery key  slack:T0123:msg:C0456:1700000000.000100, slack:T0123:cmd:<trigger_id>
+//	delivery key  slack:T0123:msg:C0456:1700000000.000100, slack:T0123:cmd:<trigger_id>,
+//	              slack:T0123:press:<trigger_id>                  (a button press)
+//
+// A button press's MessageID is the id of the message the button is under
+// (Haven's question), so that the answer to it goes where a reply to that
+// message goes (its thread, in a shared conversation).
 //
 // A message's delivery key is its channel and ts, not its event_id: the
 // app_mention and message events of one message (two event_ids) and every

@@ -112,6 +112,13 @@ func kindFromID(channel string) channels.Kind {
 //     to them in the conversation; when neither works, a permanent error
 //     wrapping ErrCannotDM.
 //
+// Choices become buttons under the message (see choiceBlocks) wherever
+// it goes with chat.postMessage; an ephemeral message (a slash command's
+// answer, a private message whose DM cannot be opened) goes without
+// them, as does a message whose choices do not fit
+// (channels.ChoicesFit): its text says what to type. A message without
+// Choices carries no blocks at all.
+//
 // Errors are *channels.SendError: a 429 carries Slack's Retry-After and
 // holds back only its conversation (Slack limits posting per channel);
 // channel_not_found, not_in_channel, is_archived and other refusals that
@@ -133,11 +140,19 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 		defer cancel()
 	}
 	text := renderMrkdwn(out.Text)
+	var blocks []slackgo.Block
+	if len(out.Choices) > 0 {
+		if channels.ChoicesFit(out.Choices) {
+			blocks = choiceBlocks(text, out.Choices)
+		} else {
+			a.log.Warn("slack: choices that do not fit; sending the message without buttons", slog.Int("choices", len(out.Choices)))
+		}
+	}
 	switch {
 	case t.dmUser != "":
 		ch, err := a.openDM(ctx, t.team, t.dmUser)
 		if err == nil {
-			return a.post(ctx, ch, "", text, true)
+			return a.post(ctx, ch, "", text, blocks, true)
 		}
 		if !channels.IsPermanent(err) {
 			return err
@@ -157,9 +172,9 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 		if derr != nil {
 			return cannotDM(derr)
 		}
-		return a.post(ctx, ch, "", text, true)
+		return a.post(ctx, ch, "", text, blocks, true)
 	default:
-		return a.post(ctx, t.channel, t.threadTS, text, false)
+		return a.post(ctx, t.channel, t.threadTS, text, blocks, false)
 	}
 }
 
@@ -172,22 +187,27 @@ func cannotDM(err error) error {
 	return err
 }
 
-// post sends rendered text with chat.postMessage. A thread Slack does not
-// know (its first message was deleted) is dropped and the text posted in
-// the conversation rather than lost.
-func (a *Adapter) post(ctx context.Context, channel, threadTS, text string, private bool) error {
+// post sends rendered text with chat.postMessage, with blocks when there
+// are any (buttons: see choiceBlocks) and none otherwise. A thread Slack
+// does not know (its first message was deleted) is dropped and the text
+// posted in the conversation rather than lost.
+func (a *Adapter) post(ctx context.Context, channel, threadTS, text string, blocks []slackgo.Block, private bool) error {
 	opts := []slackgo.MsgOption{
 		slackgo.MsgOptionText(text, false),
 		slackgo.MsgOptionDisableLinkUnfurl(),
 		slackgo.MsgOptionDisableMediaUnfurl(),
 	}
+	if len(blocks) > 0 {
+		opts = append(opts, slackgo.MsgOptionBlocks(blocks...))
+	}
+	unthreaded := len(opts)
 	if threadTS != "" {
 		opts = append(opts, slackgo.MsgOptionTS(threadTS))
 	}
 	_, _, err := a.api.PostMessageContext(ctx, channel, opts...)
 	if code := slackCode(err); threadTS != "" && (code == "thread_not_found" || code == "invalid_thread_ts") {
 		a.log.Info("slack thread not found; posting in the conversation", slog.String("channel", channel))
-		_, _, err = a.api.PostMessageContext(ctx, channel, opts[:3]...)
+		_, _, err = a.api.PostMessageContext(ctx, channel, opts[:unthreaded]...)
 	}
 	if err != nil {
 		return a.sendError("chat.postMessage", err, private)
@@ -236,8 +256,10 @@ const maxCommentLen = 3000
 // or the answer to a slash command, in a shared conversation) goes to
 // their DM, and when the DM cannot be opened SendFile fails permanently
 // with ErrCannotDM rather than show it to the conversation. Otherwise it
-// goes where Send would put the text, in the same thread. Errors are as
-// for Send.
+// goes where Send would put the text, in the same thread. A file never
+// carries buttons (Slack's file comment takes no blocks): out.Choices
+// are not shown, and the caption says what to type. Errors are as for
+// Send.
 func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	t, err := resolve(out)
 	if err != nil {

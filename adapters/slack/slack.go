@@ -132,6 +132,7 @@ type Adapter struct {
 type hookState struct {
 	ctx  context.Context
 	sink channels.Sink
+	jobs chan<- job // button presses, for process
 }
 
 var (
@@ -268,8 +269,10 @@ func (a *Adapter) SkippedEvents() uint64 { return a.skipped.Load() }
 // Stats are an Adapter's counters since New.
 type Stats struct {
 	// Skipped counts events dropped because they did not parse (a field of
-	// the wrong type, an unknown event type, invalid JSON). Each was acked
-	// (or answered 200), logged without its content, and never retried.
+	// the wrong type, an unknown event type, invalid JSON), and
+	// interactions Haven did not ask for (a press of a button it did not
+	// make, a shortcut, a form). Each was acked (or answered 200), logged
+	// without its content, and never retried.
 	Skipped uint64
 	// Duplicates counts deliveries of an event_id already handled (Slack's
 	// retries), dropped before they reached the Hub.

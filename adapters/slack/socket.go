@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,11 +25,13 @@ import (
 	"github.com/havenbot/haven/channels"
 )
 
-// job is one received event or slash command waiting to be normalized.
+// job is one received event, slash command or interaction waiting to be
+// normalized.
 type job struct {
-	event    *slackevents.EventsAPIEvent
-	command  *slackgo.SlashCommand
-	envelope string
+	event       *slackevents.EventsAPIEvent
+	command     *slackgo.SlashCommand
+	interaction *slackgo.InteractionCallback
+	envelope    string
 }
 
 // jobQueue bounds the envelopes acked and not yet handed to the Hub.
@@ -146,8 +149,10 @@ func (a *Adapter) onSocketEvent(ctx context.Context, client *socketmode.Client, 
 		}
 	case socketmode.EventTypeInteractive:
 		a.eventCame()
-		a.ack(ctx, client, evt.Request)
-		a.log.Debug("slack interaction ignored: Haven has no buttons or dialogs")
+		id := a.ack(ctx, client, evt.Request)
+		if cb, ok := evt.Data.(slackgo.InteractionCallback); ok {
+			push(job{interaction: &cb, envelope: id})
+		}
 	case socketmode.EventTypeErrorBadMessage:
 		a.eventCame()
 		if bad, ok := evt.Data.(*socketmode.ErrorBadMessage); ok {
@@ -255,8 +260,12 @@ func describeParseError(err error) string {
 }
 
 // process normalizes queued jobs in order and hands them to sink until ctx
-// is done. It returns an error only when the sink keeps refusing one.
+// is done. It returns an error only when the sink keeps refusing one. A
+// button press also takes the buttons off its message, in a goroutine of
+// its own that process waits for before it returns.
 func (a *Adapter) process(ctx context.Context, sink channels.Sink, jobs <-chan job) error {
+	var updates sync.WaitGroup
+	defer updates.Wait()
 	for {
 		select {
 		case <-ctx.Done():
@@ -269,6 +278,12 @@ func (a *Adapter) process(ctx context.Context, sink channels.Sink, jobs <-chan j
 				n, eventID = a.fromEvent(ctx, *j.event)
 			case j.command != nil:
 				n = a.normalizeCommand(ctx, *j.command, a.me.Load())
+			case j.interaction != nil:
+				var p press
+				n, p, eventID = a.fromInteraction(ctx, *j.interaction)
+				if n.outcome == deliver {
+					updates.Go(func() { a.removeButtons(ctx, p) })
+				}
 			}
 			if n.outcome != deliver {
 				a.log.Debug("slack event ignored", slog.String("envelope_id", j.envelope), slog.String("reason", n.reason))
@@ -346,6 +361,25 @@ func (a *Adapter) fromEvent(ctx context.Context, ev slackevents.EventsAPIEvent) 
 	default:
 		return ignored("event type " + safeToken(ev.InnerEvent.Type)), eventID
 	}
+}
+
+// fromInteraction normalizes an interaction and returns its delivery key,
+// the key of a press already handled is ignored (counted in
+// Stats().Duplicates), and an interaction Haven did not ask for (another
+// kind, a button it did not make) is counted in Stats().Skipped.
+func (a *Adapter) fromInteraction(ctx context.Context, cb slackgo.InteractionCallback) (normalized, press, string) {
+	n, p, skip := a.normalizeInteraction(ctx, cb, a.me.Load())
+	if skip {
+		a.skipped.Add(1)
+	}
+	if n.outcome != deliver {
+		return n, p, ""
+	}
+	if !a.events.Add(n.in.DeliveryKey) {
+		a.duplicates.Add(1)
+		return ignored("button press delivered before"), p, ""
+	}
+	return n, p, n.in.DeliveryKey
 }
 
 // dialer is the Socket Mode WebSocket dialer: slack-go's defaults, with a

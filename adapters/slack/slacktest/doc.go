@@ -4,12 +4,12 @@
 // takes, and the client libraries talk to it as they would to Slack.
 //
 // It serves the Web API methods Haven calls (auth.test, users.info,
-// chat.postMessage, chat.postEphemeral, conversations.open,
+// chat.postMessage, chat.postEphemeral, chat.update, conversations.open,
 // files.getUploadURLExternal with its upload URL, and
 // files.completeUploadExternal, the three steps of slack-go's
 // UploadFileContext), apps.connections.open, and a Socket Mode WebSocket
-// that sends hello, pings at a configurable interval, event and slash
-// command envelopes, and reads acks. An envelope that is not acked when
+// that sends hello, pings at a configurable interval, event, slash
+// command and interactive envelopes, and reads acks. An envelope that is not acked when
 // its socket ends is sent again on the next one with its retry_attempt
 // raised, as Slack does. The socket accepts only the Origin slack-go
 // sends (https://api.slack.com) and only a ticket from
@@ -19,7 +19,13 @@
 // (the Events API): each request is signed with the signing secret
 // (Sign, NewSignedRequest), slash commands are form posts, and a delivery
 // that does not get a 2xx is retried up to three times with
-// X-Slack-Retry-Num, as Slack does.
+// X-Slack-Retry-Num, as Slack does (an interaction is sent once, as a
+// form with a payload field).
+//
+// Messages with Block Kit blocks are checked as Slack checks them
+// (invalid_blocks); Post.Buttons lists the buttons a message carries now,
+// Press and PressButton make a person press one (a block_actions
+// interaction), and Updates lists the bot's chat.update calls.
 //
 // The control API adds people and conversations (AddUser, AddChannel,
 // DM), makes people say things (Message, Mention, Edit, Slash,

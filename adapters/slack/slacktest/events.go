@@ -287,13 +287,17 @@ func (s *Server) deliverHTTP() {
 }
 
 // postEnvelope sends e to u, retrying up to three times on anything but
-// a 2xx, and reports whether it was answered 2xx.
+// a 2xx (an interaction: never), and reports whether it was answered 2xx.
 func (s *Server) postEnvelope(client *http.Client, u, secret string, e *envelope) bool {
 	body, ct := []byte(e.payload), "application/json"
-	if e.typ == "slash_commands" {
+	if e.form != "" {
 		body, ct = []byte(e.form), "application/x-www-form-urlencoded"
 	}
-	for attempt := 0; attempt <= 3; attempt++ {
+	retries := 3
+	if e.typ == "interactive" {
+		retries = 0 // Slack sends an interaction once
+	}
+	for attempt := 0; attempt <= retries; attempt++ {
 		if s.ctx.Err() != nil {
 			return false
 		}

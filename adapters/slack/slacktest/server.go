@@ -91,6 +91,12 @@ type Post struct {
 	User string
 	// Form is every field of the request except the token.
 	Form url.Values
+	// Blocks is the message's Block Kit blocks as JSON, "" when it has
+	// none; chat.update changes it.
+	Blocks string
+	// Buttons are the buttons in its actions blocks, in order; chat.update
+	// changes them.
+	Buttons []Button
 }
 
 // File is one file the bot shared with files.completeUploadExternal.
@@ -155,6 +161,7 @@ type Server struct {
 	cannotDM  map[string]bool
 	posts     []Post
 	files     []File
+	updates   []Update
 	uploads   map[string][]byte // file id -> uploaded bytes
 	upNames   map[string]string // file id -> name
 	failures  map[string][]Failure
@@ -425,6 +432,8 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		s.usersInfo(w, r)
 	case "chat.postMessage", "chat.postEphemeral":
 		s.post(w, r, method)
+	case "chat.update":
+		s.update(w, r)
 	case "conversations.open":
 		s.conversationsOpen(w, r)
 	case "files.getUploadURLExternal":
@@ -462,6 +471,7 @@ func Unescape(s string) string {
 
 func (s *Server) post(w http.ResponseWriter, r *http.Request, method string) {
 	ch, text, thread := r.Form.Get("channel"), r.Form.Get("text"), r.Form.Get("thread_ts")
+	blocks, buttons, berr := checkBlocks(r.Form.Get("blocks"))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.channels[ch]
@@ -475,7 +485,10 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request, method string) {
 	case c.NotMember:
 		slackError(w, "not_in_channel")
 		return
-	case strings.TrimSpace(text) == "":
+	case berr != nil:
+		slackError(w, "invalid_blocks")
+		return
+	case strings.TrimSpace(text) == "" && blocks == "":
 		slackError(w, "no_text")
 		return
 	case len([]rune(text)) > MaxTextLen:
@@ -488,7 +501,8 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request, method string) {
 			form[k] = v
 		}
 	}
-	p := Post{Method: method, Channel: ch, ThreadTS: thread, Text: text, Plain: Unescape(text), Form: form, TS: s.tsLocked()}
+	p := Post{Method: method, Channel: ch, ThreadTS: thread, Text: text, Plain: Unescape(text), Form: form, TS: s.tsLocked(),
+		Blocks: blocks, Buttons: buttons}
 	if method == "chat.postEphemeral" {
 		p.Ephemeral, p.User = true, r.Form.Get("user")
 		if _, ok := s.users[p.User]; !ok {

@@ -176,3 +176,48 @@ func newRecorder(t *testing.T, f func(r *http.Request, body []byte) int) string 
 	t.Cleanup(ts.Close)
 	return ts.URL
 }
+
+func TestBlocksAreCheckedButtonsListedAndUpdatesTakeThemOff(t *testing.T) {
+	s := slacktest.NewServer()
+	defer s.Close()
+	s.AddChannel(slacktest.Channel{ID: "C1", Name: "general", Type: slacktest.TypeChannel})
+	api := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL()))
+	button := func(id, label string) slack.BlockElement {
+		return slack.NewButtonBlockElement(id, "v-"+id, slack.NewTextBlockObject(slack.PlainTextType, label, false, false))
+	}
+	section := slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, "Shall I?", false, true), nil, nil)
+	_, ts, err := api.PostMessageContext(ctxT(t), "C1", slack.MsgOptionText("Shall I?", false),
+		slack.MsgOptionBlocks(section, slack.NewActionBlock("b", button("yes", "Yes"), button("no", "No"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []slacktest.Button{{BlockID: "b", ActionID: "yes", Value: "v-yes", Label: "Yes"}, {BlockID: "b", ActionID: "no", Value: "v-no", Label: "No"}}
+	if got := s.Posts()[0].Buttons; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("buttons %+v, want %+v", got, want)
+	}
+	for name, blocks := range map[string][]slack.Block{
+		"the same action_id twice": {slack.NewActionBlock("b", button("x", "X"), button("x", "Y"))},
+		"a label over 75":          {slack.NewActionBlock("b", button("x", strings.Repeat("y", 76)))},
+		"a section over 3,000":     {slack.NewSectionBlock(slack.NewTextBlockObject(slack.MarkdownType, strings.Repeat("a", 3001), false, true), nil, nil)},
+	} {
+		_, _, err := api.PostMessageContext(ctxT(t), "C1", slack.MsgOptionText("x", false), slack.MsgOptionBlocks(blocks...))
+		if err == nil || !strings.Contains(err.Error(), "invalid_blocks") {
+			t.Errorf("%s: %v, want invalid_blocks", name, err)
+		}
+	}
+	if _, err := s.Press("C1", ts, "U1", "maybe"); err == nil {
+		t.Error("pressed a button the message does not have")
+	}
+	if _, _, _, err := api.UpdateMessageContext(ctxT(t), "C1", ts, slack.MsgOptionBlocks(section)); err != nil {
+		t.Fatal(err)
+	}
+	if u := s.Updates(); len(u) != 1 || len(u[0].Buttons) != 0 || len(s.Posts()[0].Buttons) != 0 {
+		t.Errorf("after an update without the actions block: updates %+v, post buttons %+v", u, s.Posts()[0].Buttons)
+	}
+	if _, err := s.Press("C1", ts, "U1", "yes"); err == nil {
+		t.Error("pressed a button an update took off")
+	}
+	if _, _, _, err := api.UpdateMessageContext(ctxT(t), "C1", "1.2", slack.MsgOptionText("x", false)); err == nil || !strings.Contains(err.Error(), "message_not_found") {
+		t.Errorf("update of an unknown message: %v, want message_not_found", err)
+	}
+}

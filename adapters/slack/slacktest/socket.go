@@ -21,9 +21,9 @@ const SlackOrigin = "https://api.slack.com"
 // socket or over HTTP.
 type envelope struct {
 	id      string          // envelope_id
-	typ     string          // events_api or slash_commands
+	typ     string          // events_api, slash_commands or interactive
 	payload json.RawMessage // the socket envelope's payload; the JSON body over HTTP
-	form    string          // a slash command's form body over HTTP
+	form    string          // the form body over HTTP (slash command, interaction)
 	frame   string          // when set, sent on the socket as it is, never acked
 	eventID string
 	retry   int

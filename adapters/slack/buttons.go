@@ -1,0 +1,214 @@
+package slack
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	slackgo "github.com/slack-go/slack"
+
+	"github.com/havenbot/haven/channels"
+)
+
+// Buttons. An Outbound with Choices is posted with Block Kit blocks: its
+// text (the same escaped mrkdwn as the message's text, which stays the
+// notification fallback) in section blocks, then one actions block
+// (ChoicesBlockID) with a button per choice: action_id
+// "haven_choice_N" (N its index), value the choice's Text, label the
+// choice's Label as plain_text. A press comes back as a block_actions
+// interaction; only a press of such a button on a message of Haven's
+// becomes an Inbound, anything else is skipped.
+
+// ChoicesBlockID is the block_id of the actions block that holds Haven's
+// buttons.
+const ChoicesBlockID = "haven_choices"
+
+// choiceActionPrefix starts the action_id of every button Haven makes.
+const choiceActionPrefix = "haven_choice_"
+
+// maxSectionText is the longest text of one section block, in UTF-16
+// units (Slack: 3,000 characters).
+const maxSectionText = 3000
+
+// pressTimeout bounds the chat.update that removes a pressed message's
+// buttons.
+const pressTimeout = 10 * time.Second
+
+// choiceBlocks returns the blocks of a message whose rendered mrkdwn is
+// text with buttons for cs: text in section blocks (verbatim, so Slack
+// links and parses nothing in it, as for the message's text), then the
+// buttons. cs must fit (channels.ChoicesFit).
+func choiceBlocks(text string, cs []channels.Choice) []slackgo.Block {
+	var blocks []slackgo.Block
+	for _, part := range sectionParts(text) {
+		blocks = append(blocks, slackgo.NewSectionBlock(
+			&slackgo.TextBlockObject{Type: slackgo.MarkdownType, Text: part, Verbatim: true}, nil, nil))
+	}
+	buttons := make([]slackgo.BlockElement, 0, len(cs))
+	for i, c := range cs {
+		buttons = append(buttons, slackgo.NewButtonBlockElement(choiceActionPrefix+strconv.Itoa(i), c.Text,
+			slackgo.NewTextBlockObject(slackgo.PlainTextType, c.Label, false, false)))
+	}
+	return append(blocks, slackgo.NewActionBlock(ChoicesBlockID, buttons...))
+}
+
+// sectionParts cuts rendered text into pieces of at most maxSectionText
+// UTF-16 units: at the last line break that fits, else the last space,
+// else anywhere outside an escape (&amp; &lt; &gt;) and a rune.
+func sectionParts(text string) []string {
+	var parts []string
+	for utf16Len(text) > maxSectionText {
+		end, n := 0, 0
+		for i, r := range text {
+			n += utf16.RuneLen(r)
+			if n > maxSectionText {
+				break
+			}
+			end = i + utf8.RuneLen(r)
+		}
+		cut := end
+		if i := strings.LastIndexByte(text[:end], '\n'); i > end/2 {
+			cut = i + 1
+		} else if i := strings.LastIndexByte(text[:end], ' '); i > end/2 {
+			cut = i + 1
+		} else if amp := strings.LastIndexByte(text[:end], '&'); amp >= 0 && amp > end-5 && !strings.Contains(text[amp:end], ";") {
+			cut = amp // do not split an escape
+		}
+		if strings.TrimSpace(text[:cut]) != "" {
+			parts = append(parts, text[:cut])
+		}
+		text = text[cut:]
+	}
+	if strings.TrimSpace(text) != "" {
+		parts = append(parts, text)
+	}
+	return parts
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// press is a button press made into an Inbound, and what is needed to
+// take the buttons off its message.
+type press struct {
+	channel, ts string
+	message     slackgo.Message
+}
+
+// normalizeInteraction turns a block_actions press of one of Haven's
+// buttons into an Inbound from the person who pressed, saying the
+// choice's Text in the conversation (and thread) of the message. Any
+// other interaction, or a press of a button Haven did not make, is
+// foreign: skip is then true.
+func (a *Adapter) normalizeInteraction(ctx context.Context, cb slackgo.InteractionCallback, me *self) (n normalized, p press, skip bool) {
+	if cb.Type != slackgo.InteractionTypeBlockActions {
+		return ignored("interaction type " + safeToken(string(cb.Type))), p, true
+	}
+	if len(cb.ActionCallback.BlockActions) != 1 || len(cb.ActionCallback.AttachmentActions) != 0 {
+		return ignored("block_actions without exactly one action"), p, true
+	}
+	act := cb.ActionCallback.BlockActions[0]
+	idx, isOurs := strings.CutPrefix(act.ActionID, choiceActionPrefix)
+	if _, err := strconv.Atoi(idx); err != nil || !isOurs || act.BlockID != ChoicesBlockID || act.Type != slackgo.ActionType(slackgo.METButton) {
+		return ignored("a press of a button Haven did not make"), p, true
+	}
+	if act.Value == "" || len(act.Value) > channels.MaxChoiceText || !utf8.ValidString(act.Value) {
+		return ignored("a button whose value is not a choice"), p, true
+	}
+	channel, ts := cb.Container.ChannelID, cb.Container.MessageTs
+	if channel == "" {
+		channel = cb.Channel.ID
+	}
+	if ts == "" {
+		ts = cb.Message.Timestamp
+	}
+	user, team := cb.User.ID, cb.Team.ID
+	switch {
+	case cb.Container.Type != "" && cb.Container.Type != "message":
+		return ignored("a press outside a message"), p, true
+	case channel == "" || ts == "" || !isUserID(user):
+		return ignored("a press without a channel, message or user"), p, true
+	case !utf8.ValidString(channel + ts + team + cb.TriggerID + act.ActionTs):
+		return ignored("ids that are not text"), p, true
+	case me != nil && me.botID != "" && cb.Message.BotID != "" && cb.Message.BotID != me.botID:
+		return ignored("a press on another app's message"), p, true
+	}
+	if team == "" && me != nil {
+		team = me.team
+	}
+	authorTeam := team
+	if cb.User.TeamID != "" {
+		authorTeam = cb.User.TeamID
+	}
+	key := cb.TriggerID
+	if key == "" {
+		key = channel + ":" + ts + ":" + user + ":" + act.ActionTs
+	}
+	conv := channels.Conversation{ID: conversationID(team, channel), Kind: a.kindOf(channel, "")}
+	thread := cb.Container.ThreadTs
+	if thread == "" {
+		thread = cb.Message.ThreadTimestamp
+	}
+	if thread != "" && thread != ts {
+		conv.ThreadID = thread
+	}
+	who := a.person(ctx, authorTeam, user)
+	if who.isBot {
+		return ignored("pressed by a bot user"), p, false
+	}
+	in := channels.Inbound{
+		Platform:     Platform,
+		Workspace:    team,
+		Conversation: conv,
+		MessageID:    messageID(team, channel, ts),
+		DeliveryKey:  channels.NamespacedID(Platform, team, "press:"+key),
+		Author:       a.author(authorTeam, user, who),
+		MentionsBot:  true,
+		Text:         act.Value,
+		Locale:       who.locale,
+		TimeZone:     who.tz,
+		ReceivedAt:   a.now(),
+	}
+	return normalized{outcome: deliver, in: in}, press{channel: channel, ts: ts, message: cb.Message}, false
+}
+
+// removeButtons takes Haven's buttons off the pressed message with
+// chat.update, keeping its text and its other blocks, so that it cannot
+// be pressed again. A failure is logged and otherwise harmless: a second
+// press says the same thing again, which the core reads as ordinary
+// text when nothing waits for it.
+func (a *Adapter) removeButtons(ctx context.Context, p press) {
+	all := p.message.Blocks.BlockSet
+	kept := make([]slackgo.Block, 0, len(all))
+	for _, b := range all {
+		if b.ID() != ChoicesBlockID {
+			kept = append(kept, b)
+		}
+	}
+	if len(all) > 0 && len(kept) == len(all) {
+		return // no buttons left: an earlier press took them off
+	}
+	if len(all) == 0 && p.message.Text == "" {
+		a.log.Debug("slack cannot take buttons off a message the press did not include", slog.String("channel", safeToken(p.channel)))
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, pressTimeout)
+	defer cancel()
+	opts := []slackgo.MsgOption{slackgo.MsgOptionBlocks(kept...)}
+	if p.message.Text != "" {
+		opts = append(opts, slackgo.MsgOptionText(p.message.Text, false))
+	}
+	if _, _, _, err := a.api.UpdateMessageContext(ctx, p.channel, p.ts, opts...); err != nil && ctx.Err() == nil {
+		a.log.Info("slack could not take the buttons off a pressed message", slog.String("channel", safeToken(p.channel)), slog.Any("err", fmt.Errorf("chat.update: %w", err)))
+	}
+}

@@ -1,6 +1,8 @@
 package therapy
 
 import (
+	"strings"
+
 	"github.com/havenbot/haven/emotion"
 	"github.com/havenbot/haven/internal/textmatch"
 )
@@ -24,6 +26,9 @@ type meeting struct {
 	// fromContext is set when the message itself carries no feeling and
 	// the session's modality supplied it (grief).
 	fromContext bool
+	// carried is set when the feeling is the last message's, going on
+	// into this one (lastFeeling).
+	carried bool
 }
 
 var (
@@ -69,7 +74,12 @@ var (
 // is none to meet (a neutral message with no cue). modality is the
 // session's modality: in a conversation about a loss, a message that
 // names no feeling is still grief.
-func readMeeting(text string, r emotion.Reading, modality Modality) (meeting, bool) {
+//
+// prev is the feeling the last reply met (its family and valence, from
+// the session state): a statement that carries no feeling of its own goes
+// on with it ("I got the job!" then "I start in March"), as a listener
+// would hear it.
+func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFeeling) (meeting, bool) {
 	lex, hasLex := firstFeeling(text)
 	// Annoyance alone is too faint a reading to meet as anger: the
 	// classifier hears it in plain plans ("taking me out to dinner").
@@ -143,8 +153,33 @@ func readMeeting(text string, r emotion.Reading, modality Modality) (meeting, bo
 		m, ok := named("grief", emotion.Negative)
 		m.fromContext = true
 		return m, ok
+	case prev.carries() && continuesTelling(text):
+		if f, ok := feelingNamed(prev.Family); ok {
+			return meeting{f: f, valence: prev.Valence, fromContext: true, carried: true}, true
+		}
 	}
 	return meeting{}, false
+}
+
+// lastFeeling is the feeling a reply met, kept in the session state for
+// the next message.
+type lastFeeling struct {
+	Family  string          `json:"family,omitempty"`
+	Valence emotion.Valence `json:"valence,omitempty"`
+}
+
+// carries reports whether the feeling can go on into the next message:
+// good news or a pain, not mixed feelings.
+func (l lastFeeling) carries() bool {
+	return l.Family != "" && (l.Valence == emotion.Positive || l.Valence == emotion.Negative)
+}
+
+// continuesTelling reports whether text goes on telling (a statement of a
+// few words), not a question, a vague answer or a change of subject to
+// Haven.
+func continuesTelling(text string) bool {
+	return !strings.Contains(text, "?") && len(strings.Fields(text)) >= 4 && !vagueRE.MatchString(text) &&
+		!thanksRE.MatchString(text)
 }
 
 // celebratoryLabels are the positive readings that are news to meet as

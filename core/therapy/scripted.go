@@ -79,7 +79,7 @@ func build(req Request) *plan {
 		p.modality = ModalityNone
 	}
 	p.st = noteSafetyCheck(p.st, req.SafetyAnswer, req.SafetyQuestion != "")
-	p.meet, p.hasMeet = readMeeting(req.Text, req.Feeling, p.modality)
+	p.meet, p.hasMeet = readMeeting(req.Text, req.Feeling, p.modality, p.st.LastFeeling)
 	if p.hasMeet && strings.HasPrefix(p.meet.f.name, "grief") && d.Mode != ModeGuidedExercise {
 		// A loss told with anger is grief, not a call for DBT skills.
 		p.modality = ModalityGrief
@@ -165,6 +165,10 @@ func (p *plan) response(d reply.Draft) Response {
 	st := p.st
 	st.Stage, st.Exercise, st.Step = p.stage, p.exercise, p.step
 	st.Recent = rememberKeys(st.Recent, keys)
+	st.LastFeeling = lastFeeling{}
+	if p.met != "" && p.hasMeet && p.met == p.meet.valence {
+		st.LastFeeling = lastFeeling{Family: p.meet.f.name, Valence: p.met}
+	}
 	return Response{
 		Text: text, Mode: p.mode, Modality: p.modality,
 		Event: p.event, State: st, Keys: keys, Source: ReplyScripted,
@@ -388,7 +392,7 @@ func (p *plan) share(text string) {
 	m, hasFeeling := p.meet, p.hasMeet
 	f := m.f
 	t, hasTopic := firstTopic(text)
-	if hasFeeling && m.valence == emotion.Negative {
+	if hasFeeling && m.valence == emotion.Negative && !m.carried {
 		p.st.addTheme(f.name)
 	}
 	if hasTopic {
@@ -430,7 +434,9 @@ func (p *plan) share(text string) {
 		p.brief = "They asked you to just listen: reflect and validate only. No advice, no suggestions, no exercises."
 		return
 	}
-	if p.offer(text, f, hasFeeling) {
+	// A feeling carried over from the last message is met, but only the
+	// person's own words of stress make an exercise the next step.
+	if p.offer(text, f, hasFeeling && !m.carried) {
 		return
 	}
 	p.followUp(text, m, hasFeeling, t, hasTopic)

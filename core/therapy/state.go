@@ -63,6 +63,10 @@ type State struct {
 	// down from stabilizing to ordinary support. New risk (a later message
 	// at level 1 or more) clears it.
 	SafetyAnswered bool `json:"safety_answered,omitempty"`
+	// LastFeeling is the feeling the last reply met (family and valence),
+	// carried into a next message that goes on telling without one of its
+	// own; empty when the last reply met none.
+	LastFeeling lastFeeling `json:"last_feeling,omitzero"`
 }
 
 // StateVersion is the version of State's encoding that Encode writes.

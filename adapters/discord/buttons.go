@@ -31,12 +31,19 @@ const choicePrefix = "haven:choice:"
 
 // choiceComponents renders cs as one action row of buttons: the first a
 // primary (blurple) button, the others secondary (grey). It returns nil,
-// and the message goes without buttons, for no choices or for choices
-// that do not fit channels.ChoicesFit (the Hub drops those first; the
-// message itself says what to type).
+// and the message goes without buttons, for no choices, for choices that
+// do not fit channels.ChoicesFit (the Hub drops those first), and for a
+// choice whose press choiceText would not read back (a Text that is not
+// UTF-8 or holds control characters): the message itself says what to
+// type, and no button is better than one that does nothing.
 func choiceComponents(cs []channels.Choice) []discordgo.MessageComponent {
 	if len(cs) == 0 || !channels.ChoicesFit(cs) {
 		return nil
+	}
+	for _, c := range cs {
+		if t, ok := choiceText(choicePrefix + c.Text); !ok || t != c.Text {
+			return nil
+		}
 	}
 	row := discordgo.ActionsRow{Components: make([]discordgo.MessageComponent, len(cs))}
 	for i, c := range cs {

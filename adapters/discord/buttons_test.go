@@ -220,6 +220,7 @@ func TestARedeliveredPressIsOneTurnWithAKeyOfItsIDAlone(t *testing.T) {
 	q := w.posts(t, 1)[0]
 	id := w.srv.Press(discordtest.Press{Message: q.Message, UserID: w.ana.ID, Label: "Yes"})
 	first := r.sink.next(t)
+	pressCallback(t, w, id) // acknowledged (in the background)
 	w.srv.RedeliverInteraction(id)
 	w.dm(w.ana, "marker")
 	if in := r.sink.next(t); in.Text != "marker" {

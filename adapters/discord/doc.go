@@ -38,6 +38,22 @@
 // the person's locale for their later messages: the crisis gate's hint
 // for their country.
 //
+// Buttons. An Outbound's Choices go under the message (its last piece,
+// the Hub sees to that; a file's caption too) as one action row of
+// buttons whose custom_id is "haven:choice:" and the choice's Text; a
+// message without Choices is sent as before. A press (INTERACTION_CREATE
+// of type 3, MESSAGE_COMPONENT) is answered at once, before the sink sees
+// it, with UPDATE_MESSAGE (type 7) and an empty components array: the
+// acknowledgement and the removal of the buttons in one call (when
+// Discord refuses the update, DEFERRED_UPDATE_MESSAGE, type 6). It then
+// runs as a turn from the person who pressed, saying the choice's Text,
+// in the conversation of the message (a thread's parent, as for
+// messages), addressed to Haven, with the interaction id as delivery key.
+// Answers reply to the message in a guild; under an ephemeral message (an
+// answer to a command) they go as follow-ups only the person sees. A
+// press on a button Haven did not make is skipped, counted and logged at
+// debug.
+//
 // Sending. Replies arrive split by the Hub at MessageLimit (2,000 code
 // points, with code fences balanced); Haven's neutral text is Discord
 // markdown as it is. In guilds a reply references the message that asked

@@ -10,6 +10,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/havenbot/haven/channels"
+
 	"github.com/havenbot/haven/adapters/discord/discordtest"
 )
 
@@ -126,6 +128,40 @@ func FuzzNormalizeMessage(f *testing.F) {
 		}
 		if json.Unmarshal([]byte(raw), &m) == nil && utf8.ValidString(m.Content) && !utf8.ValidString(in.Text) {
 			t.Fatalf("text %q is not valid UTF-8", in.Text)
+		}
+	})
+}
+
+// FuzzChoiceButtons checks that every choice the Hub lets through is a
+// button Discord takes (label of 1-80 characters, custom_id of at most
+// 100) whose press says the choice's Text again, and that any custom_id
+// read back is a text a choice may hold.
+func FuzzChoiceButtons(f *testing.F) {
+	for _, s := range [][2]string{{"Yes", "yes"}, {"No", "no"}, {"", "x"}, {"Später", "später"}, {"a", "haven:choice:x"}, {"ok", "y\nes"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, label, text string) {
+		cs := []channels.Choice{{Label: label, Text: text}}
+		rows := choiceComponents(cs)
+		_, readable := choiceText(choicePrefix + text)
+		switch {
+		case !channels.ChoicesFit(cs) || !readable:
+			if rows != nil {
+				t.Fatalf("buttons for a choice that does not fit or would not read back: %+v", rows)
+			}
+		case rows == nil:
+			t.Fatalf("no buttons for a choice that fits: %q %q", label, text)
+		default:
+			b := rows[0].(discordgo.ActionsRow).Components[0].(discordgo.Button)
+			if n := utf8.RuneCountInString(b.CustomID); n > 100 || utf8.RuneCountInString(b.Label) > 80 || b.Label == "" {
+				t.Fatalf("button %+v is over Discord's limits (custom_id of %d)", b, n)
+			}
+			if got, ok := choiceText(b.CustomID); !ok || got != text {
+				t.Fatalf("custom_id %q reads back as %q (%v), want %q", b.CustomID, got, ok, text)
+			}
+		}
+		if got, ok := choiceText(text); ok && (got == "" || len(got) > channels.MaxChoiceText || !utf8.ValidString(got)) {
+			t.Fatalf("custom_id %q read as text %q", text, got)
 		}
 	})
 }

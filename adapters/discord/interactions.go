@@ -42,6 +42,10 @@ type pendingInteraction struct {
 	// private answers go first.
 	superseded bool
 
+	// press is set for a button press (its acknowledgement is then
+	// answerPress's update, not a deferral).
+	press *press
+
 	done chan struct{} // closed when the deferral has an outcome
 	err  error         // the deferral's outcome: nil when acknowledged
 }
@@ -117,9 +121,19 @@ func (s *interactions) supersede(conv, user string) {
 }
 
 // acknowledge decodes an INTERACTION_CREATE and, for a chat command seen
-// for the first time, defers its response in the background. It returns
-// nil (and no error) for what is not Haven's to answer or was seen before.
+// for the first time, defers its response in the background; a button
+// press goes to acknowledgePress. It returns nil (and no error) for what
+// is not Haven's to answer or was seen before.
 func (a *Adapter) acknowledge(raw json.RawMessage) (*pendingInteraction, error) {
+	var head struct {
+		Type discordgo.InteractionType `json:"type"`
+	}
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, err
+	}
+	if head.Type == discordgo.InteractionMessageComponent {
+		return a.acknowledgePress(raw)
+	}
 	var i discordgo.Interaction
 	if err := json.Unmarshal(raw, &i); err != nil {
 		return nil, err

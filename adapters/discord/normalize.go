@@ -74,6 +74,9 @@ type normalized struct {
 func (a *Adapter) normalize(ctx context.Context, ev gwEvent) normalized {
 	switch ev.t {
 	case "INTERACTION_CREATE":
+		if ev.it != nil && ev.it.press != nil {
+			return a.normalizePress(ctx, ev.it)
+		}
 		return a.normalizeInteraction(ctx, ev.it)
 	case "MESSAGE_CREATE", "MESSAGE_UPDATE":
 		var m discordgo.Message
@@ -277,22 +280,31 @@ func (a *Adapter) normalizeInteraction(ctx context.Context, p *pendingInteractio
 		Locale:      locale,
 		ReceivedAt:  a.now(),
 	}
-	switch {
-	case i.GuildID == "":
-		in.Conversation = channels.Conversation{ID: conversationID(i.ChannelID), Kind: channels.KindDM}
-	case p.channelKnown:
-		in.Conversation = channels.Conversation{ID: conversationID(i.ChannelID), Kind: channels.KindChannel}
-		if p.channel.isThreadRaw() && p.channel.ParentID != "" {
-			in.Conversation = channels.Conversation{ID: conversationID(p.channel.ParentID), Kind: channels.KindChannel, ThreadID: i.ChannelID}
-		}
-	default:
-		in.Conversation = a.guildConversation(ctx, i.ChannelID)
-	}
+	in.Conversation = a.interactionConversation(ctx, p)
 	in.Author.PlatformAdmin = a.configuredAdmin(i.GuildID, user.ID) || interactionAdmin(i)
 	a.inter.mu.Lock()
 	p.conv = in.Conversation.ID
 	a.inter.mu.Unlock()
 	return normalized{outcome: deliver, in: in}
+}
+
+// interactionConversation is the conversation of the channel interaction
+// p came from: a DM, or a guild channel (a thread of its parent for a
+// thread or forum post), read from the payload's channel when it came
+// with one.
+func (a *Adapter) interactionConversation(ctx context.Context, p *pendingInteraction) channels.Conversation {
+	i := p.i
+	switch {
+	case i.GuildID == "":
+		return channels.Conversation{ID: conversationID(i.ChannelID), Kind: channels.KindDM}
+	case p.channelKnown:
+		if p.channel.isThreadRaw() && p.channel.ParentID != "" {
+			return channels.Conversation{ID: conversationID(p.channel.ParentID), Kind: channels.KindChannel, ThreadID: i.ChannelID}
+		}
+		return channels.Conversation{ID: conversationID(i.ChannelID), Kind: channels.KindChannel}
+	default:
+		return a.guildConversation(ctx, i.ChannelID)
+	}
 }
 
 func (c rawChannel) isThreadRaw() bool {

@@ -30,6 +30,9 @@ var errInteractionGone = errors.New("discord: the interaction no longer takes an
 type outMsg struct {
 	text string
 	file *channels.File
+	// components are the buttons under it (choiceComponents); nil for
+	// none, which sends the message exactly as without buttons.
+	components []discordgo.MessageComponent
 }
 
 // replyTarget is a parsed Outbound.ReplyTo: a message in a channel, or an
@@ -112,7 +115,7 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	if out.File != nil {
 		return channels.Permanent(errors.New("discord: send: the message carries a file: use SendFile"))
 	}
-	return a.deliver(ctx, out, outMsg{text: out.Text}, sendTimeout)
+	return a.deliver(ctx, out, outMsg{text: out.Text, components: choiceComponents(out.Choices)}, sendTimeout)
 }
 
 // SendFile delivers out.File as an attachment, whole, with out.Text as
@@ -123,7 +126,7 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	if err := out.File.Check(); err != nil {
 		return channels.Permanent(fmt.Errorf("discord: send file: %w", err))
 	}
-	return a.deliver(ctx, out, outMsg{text: out.Text, file: out.File}, fileTimeout)
+	return a.deliver(ctx, out, outMsg{text: out.Text, file: out.File, components: choiceComponents(out.Choices)}, fileTimeout)
 }
 
 func (a *Adapter) deliver(ctx context.Context, out channels.Outbound, msg outMsg, timeout time.Duration) error {
@@ -211,7 +214,8 @@ func (m outMsg) files() []*discordgo.File {
 
 // sendChannel posts msg in channelID, replying to message ref when set.
 func (a *Adapter) sendChannel(ctx context.Context, channelID, ref string, msg outMsg) error {
-	data := &discordgo.MessageSend{Content: msg.text, AllowedMentions: noPings(), Flags: discordgo.MessageFlagsSuppressEmbeds, Files: msg.files()}
+	data := &discordgo.MessageSend{Content: msg.text, AllowedMentions: noPings(), Flags: discordgo.MessageFlagsSuppressEmbeds, Files: msg.files(),
+		Components: msg.components}
 	if ref != "" {
 		no := false
 		data.Reference = &discordgo.MessageReference{MessageID: ref, ChannelID: channelID, FailIfNotExists: &no}
@@ -267,7 +271,8 @@ func (a *Adapter) followup(ctx context.Context, p *pendingInteraction, msg outMs
 		}
 		return fmt.Errorf("%w: %w", errInteractionGone, err)
 	}
-	params := &discordgo.WebhookParams{Content: msg.text, AllowedMentions: noPings(), Flags: discordgo.MessageFlagsSuppressEmbeds, Files: msg.files()}
+	params := &discordgo.WebhookParams{Content: msg.text, AllowedMentions: noPings(), Flags: discordgo.MessageFlagsSuppressEmbeds, Files: msg.files(),
+		Components: msg.components}
 	if p.ephemeral {
 		params.Flags |= discordgo.MessageFlagsEphemeral
 	}

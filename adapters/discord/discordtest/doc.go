@@ -34,11 +34,18 @@
 // typing, interaction callbacks (the 3-second deadline and single
 // acknowledgement enforced) and follow-ups (only after a callback, within
 // 15 minutes), and application command registration, global or per guild.
+// Messages and follow-ups may carry buttons (action rows of buttons,
+// checked as Discord checks them); Post.Buttons and Buttons read them,
+// Press makes a person press one (INTERACTION_CREATE of type 3,
+// MESSAGE_COMPONENT, with the message), and a press takes the callbacks
+// 6 (DEFERRED_UPDATE_MESSAGE) and 7 (UPDATE_MESSAGE: an empty components
+// array removes the buttons, a null leaves them, an empty content is
+// refused with 50006). RedeliverInteraction sends an interaction again.
 // FailNext makes the next call of an operation fail, 429 with retry_after
 // (per route or global) included.
 //
 // The control API builds a world (guilds, channels, threads, forum posts,
-// people, roles), makes people write (Post, Edit, Redeliver, Command), and
+// people, roles), makes people write (Post, Edit, Redeliver, Invoke, Press), and
 // reads what the bot did (Posts, WaitPosts, Callbacks, Commands, Typing,
 // Calls). EchoBot runs a bare discordgo echo bot against the fake, the
 // baseline of Haven's benchmark.

@@ -1,11 +1,9 @@
 package discordtest
 
 import (
-	"crypto/rand"
-	"encoding/hex"
+	"encoding/json"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -159,6 +157,9 @@ type Invocation struct {
 // interaction is an interaction the fake dispatched.
 type interaction struct {
 	id, token, channelID, userID string
+	typ                          discordgo.InteractionType
+	messageID                    string          // a press: the message whose button was pressed
+	payload                      json.RawMessage // as dispatched
 	created                      time.Time
 	acked                        bool
 	ackType                      discordgo.InteractionResponseType
@@ -177,17 +178,7 @@ func (s *Server) Invoke(inv Invocation) string {
 	if !ok {
 		panic("discordtest: unknown channel " + inv.ChannelID)
 	}
-	u, ok := s.users[inv.UserID]
-	if !ok {
-		panic("discordtest: unknown user " + inv.UserID)
-	}
-	tok := make([]byte, 24)
-	_, _ = rand.Read(tok)
-	it := &interaction{id: s.newIDLocked(), token: "itok-" + hex.EncodeToString(tok), channelID: c.ID, userID: u.ID, created: time.Now()}
-	locale := inv.Locale
-	if locale == "" {
-		locale = "en-US"
-	}
+	it, d := s.newInteractionLocked(c, inv.UserID, inv.Locale, discordgo.InteractionApplicationCommand)
 	opts := make([]any, len(inv.Options))
 	for i, o := range inv.Options {
 		opts[i] = map[string]any{"name": o.Name, "type": int(discordgo.ApplicationCommandOptionString), "value": o.Value}
@@ -203,34 +194,7 @@ func (s *Server) Invoke(inv Invocation) string {
 	if cmdID == "" {
 		cmdID = s.newIDLocked()
 	}
-	channel := map[string]any{"id": c.ID, "type": int(c.Type)}
-	if c.ParentID != "" {
-		channel["parent_id"] = c.ParentID
-	}
-	if c.GuildID != "" {
-		channel["guild_id"] = c.GuildID
-		channel["name"] = c.Name
-	}
-	d := map[string]any{
-		"id": it.id, "application_id": s.appID, "type": int(discordgo.InteractionApplicationCommand), "token": it.token,
-		"version": 1, "locale": locale, "channel_id": c.ID, "channel": channel, "entitlements": []any{},
-		"data": map[string]any{"id": cmdID, "name": inv.Name, "type": int(discordgo.ChatApplicationCommand), "options": opts},
-	}
-	if g, ok := s.guilds[c.GuildID]; ok {
-		mem, ok := g.members[u.ID]
-		if !ok {
-			panic("discordtest: " + u.ID + " is not a member of guild " + g.id)
-		}
-		mj := s.memberJSONLocked(g, mem, true)
-		mj["permissions"] = strconv.FormatInt(s.permissionsLocked(g, u.ID), 10)
-		d["guild_id"], d["member"], d["guild_locale"] = g.id, mj, "en-US"
-		d["context"] = 0
-		d["app_permissions"] = strconv.FormatInt(s.permissionsLocked(g, s.bot.ID), 10)
-	} else {
-		d["user"], d["context"] = u, 1
-	}
-	s.interactions[it.id] = it
-	s.byToken[it.token] = it
-	s.dispatchLocked("INTERACTION_CREATE", d)
+	d["data"] = map[string]any{"id": cmdID, "name": inv.Name, "type": int(discordgo.ChatApplicationCommand), "options": opts}
+	s.dispatchInteractionLocked(it, d)
 	return it.id
 }

@@ -99,6 +99,9 @@ type Post struct {
 	Ephemeral bool
 	// Files are the uploaded files, in order.
 	Files []File
+	// Buttons are the buttons it was sent with, in order; nil for none
+	// (Buttons tells what the message carries now).
+	Buttons []Button
 	// Message is the message as Discord created it; give it to NewReply
 	// to have a person reply to the bot.
 	Message *discordgo.Message
@@ -122,6 +125,14 @@ type Callback struct {
 	InteractionID string
 	Type          discordgo.InteractionResponseType
 	Flags         discordgo.MessageFlags
+	// Content is the content an UPDATE_MESSAGE (7) set, nil when it left
+	// the content as it was.
+	Content *string
+	// Buttons, for an UPDATE_MESSAGE that set components, are the buttons
+	// the message carries after it (none: it removed them); ButtonsSet
+	// says whether it set them.
+	Buttons    []Button
+	ButtonsSet bool
 	// After is how long after the interaction was made the callback came.
 	After time.Duration
 }
@@ -410,8 +421,19 @@ type messageBody struct {
 	Reference       *discordgo.MessageReference       `json:"message_reference"`
 	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
 	Flags           discordgo.MessageFlags            `json:"flags"`
-	Data            *messageBody                      `json:"data"` // interaction callbacks
+	Components      json.RawMessage                   `json:"components"`
+	Data            *callbackData                     `json:"data"` // interaction callbacks
 	Type            discordgo.InteractionResponseType `json:"type"` // interaction callbacks
+}
+
+// callbackData is the data of an interaction callback. Content is nil
+// when the field is absent (an UPDATE_MESSAGE then keeps the message's
+// content).
+type callbackData struct {
+	Content         *string                           `json:"content"`
+	AllowedMentions *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
+	Flags           discordgo.MessageFlags            `json:"flags"`
+	Components      json.RawMessage                   `json:"components"`
 }
 
 // readMessageBody reads a JSON body, or a multipart one with
@@ -473,6 +495,10 @@ func (s *Server) createMessage(r *http.Request, p []string) (int, any, error) {
 	if err := checkContent(b.Content, files); err != nil {
 		return 0, nil, err
 	}
+	buttons, _, err := parseButtons(b.Components)
+	if err != nil {
+		return 0, nil, err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, ok := s.channels[p[1]]
@@ -487,8 +513,9 @@ func (s *Server) createMessage(r *http.Request, p []string) (int, any, error) {
 			return 0, nil, newAPIError(CannotDM.Status, CannotDM.Code, CannotDM.Message)
 		}
 	}
-	post := Post{ChannelID: c.ID, Content: b.Content, AllowedMentions: b.AllowedMentions, Flags: b.Flags, Files: files}
+	post := Post{ChannelID: c.ID, Content: b.Content, AllowedMentions: b.AllowedMentions, Flags: b.Flags, Files: files, Buttons: buttons}
 	m := s.botMessageLocked(c, b.Content, files)
+	s.setButtonsLocked(m, buttons)
 	if ref := b.Reference; ref != nil && ref.MessageID != "" {
 		to, ok := s.messages[ref.MessageID]
 		switch {
@@ -532,28 +559,56 @@ func (s *Server) callback(r *http.Request, p []string) (int, any, error) {
 	if it.acked {
 		return 0, nil, newAPIError(http.StatusBadRequest, 40060, "Interaction has already been acknowledged.")
 	}
-	var flags discordgo.MessageFlags
+	var data callbackData
 	if b.Data != nil {
-		flags = b.Data.Flags
+		data = *b.Data
 	}
+	cb := Callback{InteractionID: it.id, Type: b.Type, Flags: data.Flags}
+	component := it.typ == discordgo.InteractionMessageComponent
 	switch b.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource:
 		if b.Data == nil {
 			return 0, nil, newAPIError(http.StatusBadRequest, 50035, "Invalid Form Body: data: required")
 		}
-		if err := checkContent(b.Data.Content, nil); err != nil {
+		content := ""
+		if data.Content != nil {
+			content = *data.Content
+		}
+		if err := checkContent(content, nil); err != nil {
+			return 0, nil, err
+		}
+		buttons, _, err := parseButtons(data.Components)
+		if err != nil {
 			return 0, nil, err
 		}
 		c := s.channels[it.channelID]
-		m := s.botMessageLocked(c, b.Data.Content, nil)
-		s.posts = append(s.posts, Post{ChannelID: c.ID, Content: b.Data.Content, AllowedMentions: b.Data.AllowedMentions,
-			Flags: flags, InteractionID: it.id, Ephemeral: flags&discordgo.MessageFlagsEphemeral != 0, Message: m})
+		m := s.botMessageLocked(c, content, nil)
+		s.setButtonsLocked(m, buttons)
+		s.messages[m.ID] = m
+		s.posts = append(s.posts, Post{ChannelID: c.ID, Content: content, AllowedMentions: data.AllowedMentions,
+			Flags: data.Flags, InteractionID: it.id, Ephemeral: data.Flags&discordgo.MessageFlagsEphemeral != 0, Buttons: buttons, Message: m})
 	case discordgo.InteractionResponseDeferredChannelMessageWithSource:
+	case discordgo.InteractionResponseDeferredMessageUpdate:
+		if !component {
+			return 0, nil, newAPIError(http.StatusBadRequest, 50035, fmt.Sprintf("Invalid Form Body: type: %d is only valid for a component interaction", b.Type))
+		}
+	case discordgo.InteractionResponseUpdateMessage:
+		if !component {
+			return 0, nil, newAPIError(http.StatusBadRequest, 50035, fmt.Sprintf("Invalid Form Body: type: %d is only valid for a component interaction", b.Type))
+		}
+		if err := s.updateMessageLocked(it, data); err != nil {
+			return 0, nil, err
+		}
+		cb.Content = data.Content
+		if _, set, _ := parseButtons(data.Components); set {
+			cb.ButtonsSet, cb.Buttons = true, slices.Clone(s.buttons[it.messageID])
+		}
 	default:
-		return 0, nil, newAPIError(http.StatusBadRequest, 50035, fmt.Sprintf("Invalid Form Body: type: %d is not valid for a chat command", b.Type))
+		return 0, nil, newAPIError(http.StatusBadRequest, 50035, fmt.Sprintf("Invalid Form Body: type: %d is not a valid interaction callback type here", b.Type))
 	}
-	it.acked, it.ackType, it.ackFlags = true, b.Type, flags
-	s.callbacks = append(s.callbacks, Callback{InteractionID: it.id, Type: b.Type, Flags: flags, After: time.Since(it.created)})
+	it.acked, it.ackType, it.ackFlags = true, b.Type, data.Flags
+	cb.After = time.Since(it.created)
+	s.callbacks = append(s.callbacks, cb)
 	s.cond.Broadcast()
 	return http.StatusNoContent, nil, nil
 }
@@ -564,6 +619,10 @@ func (s *Server) followup(r *http.Request, p []string) (int, any, error) {
 		return 0, nil, err
 	}
 	if err := checkContent(b.Content, files); err != nil {
+		return 0, nil, err
+	}
+	buttons, _, err := parseButtons(b.Components)
+	if err != nil {
 		return 0, nil, err
 	}
 	s.mu.Lock()
@@ -585,8 +644,10 @@ func (s *Server) followup(r *http.Request, p []string) (int, any, error) {
 	if ephemeral {
 		m.Flags |= discordgo.MessageFlagsEphemeral
 	}
+	s.setButtonsLocked(m, buttons)
+	s.messages[m.ID] = m
 	s.posts = append(s.posts, Post{ChannelID: c.ID, Content: b.Content, AllowedMentions: b.AllowedMentions, Flags: b.Flags,
-		InteractionID: it.id, Ephemeral: ephemeral, Files: files, Message: m})
+		InteractionID: it.id, Ephemeral: ephemeral, Files: files, Buttons: buttons, Message: m})
 	s.cond.Broadcast()
 	if r.URL.Query().Get("wait") != "true" {
 		return http.StatusNoContent, nil, nil

@@ -97,6 +97,7 @@ type Server struct {
 	dms      map[string]string // user id -> DM channel id
 	dmClosed map[string]bool
 	messages map[string]*discordgo.Message
+	buttons  map[string][]Button // by message id: the buttons it carries now
 
 	gw gatewayState
 
@@ -145,6 +146,7 @@ func NewServer(token string, opts ...Option) *Server {
 		dms:          map[string]string{},
 		dmClosed:     map[string]bool{},
 		messages:     map[string]*discordgo.Message{},
+		buttons:      map[string][]Button{},
 		calls:        map[string]int{},
 		failures:     map[string][]Failure{},
 		interactions: map[string]*interaction{},

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -341,5 +342,131 @@ func TestInteractionsAreAcknowledgedOnceThenFollowedUp(t *testing.T) {
 	p := srv.Posts()
 	if len(p) != 1 || !p[0].Ephemeral || p[0].InteractionID != id || p[0].Content != "answer" {
 		t.Errorf("posts %+v, want the ephemeral answer (the deferral was ephemeral)", p)
+	}
+}
+
+// yesNo is an action row of two buttons.
+func yesNo() []discordgo.MessageComponent {
+	return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "Yes", CustomID: "c:yes", Style: discordgo.PrimaryButton},
+		discordgo.Button{Label: "No", CustomID: "c:no", Style: discordgo.SecondaryButton},
+	}}}
+}
+
+func TestButtonsAreRecordedAndCheckedAsDiscordChecksThem(t *testing.T) {
+	srv := discordtest.NewServer(token)
+	defer srv.Close()
+	u := srv.AddUser("Ana")
+	dm := srv.DMChannel(u.ID)
+	s := session(t, srv)
+	if _, err := s.ChannelMessageSend(dm, "plain"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.ChannelMessageSendComplex(dm, &discordgo.MessageSend{Content: "Shall I?", Components: yesNo()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []discordtest.Button{{Label: "Yes", CustomID: "c:yes", Style: 1}, {Label: "No", CustomID: "c:no", Style: 2}}
+	p := srv.Posts()
+	if p[0].Buttons != nil || !slices.Equal(p[1].Buttons, want) || !slices.Equal(srv.Buttons(m.ID), want) {
+		t.Errorf("buttons %+v and %+v (now %+v), want none, then %+v", p[0].Buttons, p[1].Buttons, srv.Buttons(m.ID), want)
+	}
+	bad := []struct {
+		name string
+		c    []discordgo.MessageComponent
+	}{
+		{"a button outside a row", []discordgo.MessageComponent{discordgo.Button{Label: "Yes", CustomID: "y", Style: 1}}},
+		{"a custom_id twice", []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "A", CustomID: "x", Style: 1}, discordgo.Button{Label: "B", CustomID: "x", Style: 1}}}}},
+		{"six buttons in a row", []discordgo.MessageComponent{discordgo.ActionsRow{Components: slices.Repeat([]discordgo.MessageComponent{discordgo.Button{Label: "A", CustomID: "x", Style: 1}}, 6)}}},
+		{"a custom_id over 100", []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "A", CustomID: strings.Repeat("x", 101), Style: 1}}}}},
+		{"an empty row", []discordgo.MessageComponent{discordgo.ActionsRow{}}},
+	}
+	for _, b := range bad {
+		if _, err := s.ChannelMessageSendComplex(dm, &discordgo.MessageSend{Content: "x", Components: b.c}); err == nil {
+			t.Errorf("%s: accepted", b.name)
+		}
+	}
+}
+
+func TestAPressIsAComponentInteractionThatUpdatesItsMessage(t *testing.T) {
+	srv := discordtest.NewServer(token)
+	defer srv.Close()
+	g := srv.AddGuild("G")
+	ch := srv.AddChannel(g, "general", discordgo.ChannelTypeGuildText)
+	u := srv.AddUser("Ana")
+	srv.AddMember(g, u.ID)
+	s := session(t, srv)
+	m, err := s.ChannelMessageSendComplex(ch, &discordgo.MessageSend{Content: "Shall I?", Components: yesNo()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := dial(t, srv)
+	c.identify(allIntents, false)
+	c.read() // GUILD_CREATE
+	press := func() discordgo.Interaction {
+		t.Helper()
+		id := srv.Press(discordtest.Press{Message: m, UserID: u.ID, Label: "No"})
+		f := c.read()
+		var i discordgo.Interaction
+		if err := json.Unmarshal(f.D, &i); f.T != "INTERACTION_CREATE" || err != nil || i.ID != id {
+			t.Fatalf("got %s (%v), want the press %s", f.T, err, id)
+		}
+		return i
+	}
+	i := press()
+	d, ok := i.Data.(discordgo.MessageComponentInteractionData)
+	if i.Type != discordgo.InteractionMessageComponent || !ok || d.CustomID != "c:no" || d.ComponentType != discordgo.ButtonComponent ||
+		i.Message == nil || i.Message.ID != m.ID || i.Member == nil || i.Member.User.ID != u.ID {
+		t.Fatalf("press %+v (data %+v), want Ana's press of c:no on %s", i, i.Data, m.ID)
+	}
+	if srv.RedeliverInteraction(i.ID); true {
+		f := c.read()
+		var again discordgo.Interaction
+		if err := json.Unmarshal(f.D, &again); err != nil || again.ID != i.ID || again.Token != i.Token {
+			t.Errorf("redelivered %s (%v), want the same interaction", f.T, err)
+		}
+	}
+	// discordgo's InteractionResponseData always sends "content": an
+	// UPDATE_MESSAGE with its zero value would blank the message.
+	blank := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: &discordgo.InteractionResponseData{}}
+	var re *discordgo.RESTError
+	if err := s.InteractionRespond(&i, blank); !errors.As(err, &re) || re.Message == nil || re.Message.Code != 50006 {
+		t.Errorf("an update to empty content: %v, want 50006", err)
+	}
+	// A null components leaves the buttons; an empty array removes them.
+	if _, err := s.RequestWithBucketID("POST", discordgo.EndpointInteractionResponse(i.ID, i.Token),
+		json.RawMessage(`{"type":7,"data":{"components":null}}`), "x"); err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.Buttons(m.ID)) != 2 {
+		t.Errorf("a null components changed the buttons: %+v", srv.Buttons(m.ID))
+	}
+	if f := c.read(); f.T != "MESSAGE_UPDATE" {
+		t.Errorf("after an update: %s, want MESSAGE_UPDATE", f.T)
+	}
+	i = press()
+	if _, err := s.RequestWithBucketID("POST", discordgo.EndpointInteractionResponse(i.ID, i.Token),
+		json.RawMessage(`{"type":7,"data":{"components":[]}}`), "x"); err != nil {
+		t.Fatal(err)
+	}
+	cb := srv.Callbacks()
+	if len(srv.Buttons(m.ID)) != 0 || len(cb) != 2 || !cb[1].ButtonsSet || cb[1].Buttons != nil || cb[1].Content != nil {
+		t.Errorf("after components []: buttons %+v, callbacks %+v, want none left", srv.Buttons(m.ID), cb)
+	}
+	if _, err := s.FollowupMessageCreate(&i, true, &discordgo.WebhookParams{Content: "noted"}); err != nil {
+		t.Errorf("a follow-up after an update: %v", err)
+	}
+	// A command takes no update callbacks.
+	srv.Invoke(discordtest.Invocation{ChannelID: ch, UserID: u.ID, Name: "haven"})
+	c.read() // MESSAGE_UPDATE
+	var cmd discordgo.Interaction
+	if err := json.Unmarshal(c.read().D, &cmd); err != nil {
+		t.Fatal(err)
+	}
+	ack := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	if err := s.InteractionRespond(&cmd, ack); err == nil {
+		t.Error("a command accepted DEFERRED_UPDATE_MESSAGE")
 	}
 }

@@ -198,9 +198,7 @@ func (s *Server) InjectCallback(from tgbotapi.User, msg *tgbotapi.Message, data 
 // CallbackAnswers returns the answerCallbackQuery calls accepted so far,
 // in order.
 func (s *Server) CallbackAnswers() []CallbackAnswer {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]CallbackAnswer(nil), s.answers...)
+	return snapshot(s, &s.answers)
 }
 
 // AllowedUpdates returns the allowed_updates last given to getUpdates or
@@ -319,10 +317,7 @@ func (s *Server) WaitButtonsGone(ctx context.Context, chatID int64, messageID in
 // WaitCallbackAnswers blocks until at least n callback queries were
 // answered, or ctx is done, and returns the answers so far.
 func (s *Server) WaitCallbackAnswers(ctx context.Context, n int) ([]CallbackAnswer, error) {
-	if err := s.cond.Wait(ctx, func() bool { return len(s.answers) >= n }); err != nil {
-		return s.CallbackAnswers(), fmt.Errorf("wait for %d callback answers (have %d): %w", n, len(s.CallbackAnswers()), err)
-	}
-	return s.CallbackAnswers(), nil
+	return waitCount(ctx, s, &s.answers, n, "callback answers")
 }
 
 // DescribeButtons is a compact form of a keyboard for test messages: one

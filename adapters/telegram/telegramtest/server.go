@@ -478,52 +478,54 @@ func (s *Server) WaitIdle(ctx context.Context) error {
 	return nil
 }
 
-// Sent returns what the bot has sent so far, in order.
-func (s *Server) Sent() []Sent {
+// snapshot returns a copy of *list, read under s.mu.
+func snapshot[T any](s *Server, list *[]T) []T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]Sent(nil), s.sent...)
+	return append([]T(nil), (*list)...)
+}
+
+// waitCount blocks until *list holds at least n items or ctx is done, and
+// returns a copy of it; what names the items in the error.
+func waitCount[T any](ctx context.Context, s *Server, list *[]T, n int, what string) ([]T, error) {
+	if err := s.cond.Wait(ctx, func() bool { return len(*list) >= n }); err != nil {
+		got := snapshot(s, list)
+		return got, fmt.Errorf("wait for %d %s (have %d): %w", n, what, len(got), err)
+	}
+	return snapshot(s, list), nil
+}
+
+// Sent returns what the bot has sent so far, in order.
+func (s *Server) Sent() []Sent {
+	return snapshot(s, &s.sent)
 }
 
 // WaitSent blocks until the bot has sent at least n messages or ctx is done,
 // and returns everything sent so far.
 func (s *Server) WaitSent(ctx context.Context, n int) ([]Sent, error) {
-	if err := s.cond.Wait(ctx, func() bool { return len(s.sent) >= n }); err != nil {
-		return s.Sent(), fmt.Errorf("wait for %d sent messages (have %d): %w", n, len(s.Sent()), err)
-	}
-	return s.Sent(), nil
+	return waitCount(ctx, s, &s.sent, n, "sent messages")
 }
 
 // Documents returns the documents the bot has sent so far, in order.
 func (s *Server) Documents() []Document {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Document(nil), s.documents...)
+	return snapshot(s, &s.documents)
 }
 
 // WaitDocuments blocks until the bot has sent at least n documents or ctx
 // is done, and returns every document sent so far.
 func (s *Server) WaitDocuments(ctx context.Context, n int) ([]Document, error) {
-	if err := s.cond.Wait(ctx, func() bool { return len(s.documents) >= n }); err != nil {
-		return s.Documents(), fmt.Errorf("wait for %d sent documents (have %d): %w", n, len(s.Documents()), err)
-	}
-	return s.Documents(), nil
+	return waitCount(ctx, s, &s.documents, n, "sent documents")
 }
 
 // Photos returns the photos the bot has sent so far, in order.
 func (s *Server) Photos() []Photo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Photo(nil), s.photos...)
+	return snapshot(s, &s.photos)
 }
 
 // WaitPhotos blocks until the bot has sent at least n photos or ctx is
 // done, and returns every photo sent so far.
 func (s *Server) WaitPhotos(ctx context.Context, n int) ([]Photo, error) {
-	if err := s.cond.Wait(ctx, func() bool { return len(s.photos) >= n }); err != nil {
-		return s.Photos(), fmt.Errorf("wait for %d sent photos (have %d): %w", n, len(s.Photos()), err)
-	}
-	return s.Photos(), nil
+	return waitCount(ctx, s, &s.photos, n, "sent photos")
 }
 
 // ChatActions returns the sendChatAction calls so far.

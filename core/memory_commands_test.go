@@ -2,8 +2,12 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/havenbot/haven/channels"
 )
 
 func TestForgettingInPlainWordsIsACommandAndFeelingsAreNot(t *testing.T) {
@@ -119,4 +123,38 @@ func transcriptMentioning(t *testing.T, m *memEnv, author, s string) []string {
 		out[i] = s
 	}
 	return out
+}
+
+// "Don't remember that" said before the background worker has read the
+// message: the message's pending extraction goes with it, so the fact is
+// never made afterwards.
+func TestDontRememberThatBeforeExtractionRanMakesNoMemory(t *testing.T) {
+	m := newMemEnv(t, nil)
+	ctx := context.Background()
+	send := func(text string) {
+		t.Helper()
+		seq++
+		in := channels.Inbound{
+			Platform: "test", Conversation: channels.Conversation{ID: "test::dm-sam", Kind: channels.KindDM},
+			MessageID: fmt.Sprintf("test::m%d", seq), DeliveryKey: fmt.Sprintf("k%d", seq),
+			Author: channels.Author{ID: "test::sam", Display: "Sam"}, Text: text, ReceivedAt: time.Now(),
+		}
+		if _, err := m.e.Handle(ctx, in); err != nil { // the worker does not run between turns
+			t.Fatalf("Handle(%q): %v", text, err)
+		}
+	}
+	send("I have a dog called Biscuit and he keeps me going")
+	send("don't remember that")
+	if err := m.worker.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := m.store.Records(ctx, m.person(t, "sam").ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Fact != nil && strings.Contains(strings.ToLower(r.Fact.Object+" "+r.Fact.Subject+" "+r.Fact.Evidence), "biscuit") {
+			t.Fatalf("a fact from the forgotten message was made after it: %+v", r.Fact)
+		}
+	}
 }

@@ -84,6 +84,17 @@ func (s *Store) Forget(ctx context.Context, personID string, refs ...memory.Ref)
 			default:
 				return fmt.Errorf("unknown record kind %q", ref.Kind)
 			}
+			if ref.Kind == memory.KindTranscript {
+				// A message forgotten before the background worker read it
+				// must not become a memory afterwards: its pending
+				// extraction job goes with it.
+				if _, err := tx.ExecContext(ctx, `DELETE FROM memory_jobs WHERE kind = 'turn' AND person_id = ?1 AND EXISTS (
+					SELECT 1 FROM transcript t JOIN sessions s ON s.id = t.session_id
+					 WHERE t.id = ?2 AND s.person_id = ?1 AND t.role = 'user'
+					   AND t.session_id = memory_jobs.session_id AND t.text = memory_jobs.text)`, personID, ref.ID); err != nil {
+					return fmt.Errorf("drop the pending extraction of transcript %d: %w", ref.ID, err)
+				}
+			}
 			res, err := tx.ExecContext(ctx, q, ref.ID, personID)
 			if err != nil {
 				return fmt.Errorf("delete %s %d: %w", ref.Kind, ref.ID, err)

@@ -71,6 +71,12 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 		bo.Reset()
 		a.live.SetConnected(true)
 		a.live.Heartbeat(a.now())
+		// The offset is saved once per batch, after its last update the
+		// sink took (and on every way out of the batch), not once per
+		// update: one write instead of one per message. A crash in the
+		// middle of a batch has Telegram send its accepted updates again
+		// after the restart, and the Hub's durable dedupe drops them.
+		accepted := -1
 		for _, p := range updates {
 			u := p.u
 			a.live.Event(a.now())
@@ -82,18 +88,22 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 				// offset would stall polling for good. Confirm it and go on.
 				a.skipped.Add(1)
 				a.log.Warn("telegram: skipped an update that does not decode", slog.Int("update_id", u.UpdateID), slog.String("problem", describeJSONError(p.bad)))
-				a.saveOffset(ctx, key, u.UpdateID)
-				offset = u.UpdateID + 1
+				accepted, offset = u.UpdateID, u.UpdateID+1
 				continue
 			}
 			if err := a.handle(ctx, sink, u, me); err != nil {
+				if accepted >= 0 {
+					a.saveOffset(ctx, key, accepted)
+				}
 				if ctx.Err() != nil {
 					return nil
 				}
 				return err
 			}
-			a.saveOffset(ctx, key, u.UpdateID)
-			offset = u.UpdateID + 1
+			accepted, offset = u.UpdateID, u.UpdateID+1
+		}
+		if accepted >= 0 {
+			a.saveOffset(ctx, key, accepted)
 		}
 	}
 	return nil

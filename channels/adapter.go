@@ -15,6 +15,18 @@ type Sink interface {
 	Accept(ctx context.Context, in Inbound) error
 }
 
+// BatchSink is a Sink that also takes several inbound messages at once,
+// as a platform hands them over (a Telegram getUpdates batch). The Hub is
+// one. AcceptAll is Accept for each of ins in order, with their deliveries
+// recorded in as few writes as it can (one when there is queue room for
+// all). On an error, the messages it took are recorded and queued and the
+// others have left no trace: calling Accept for each of ins then retries
+// the ones not taken (a taken one is dropped as a redelivery).
+type BatchSink interface {
+	Sink
+	AcceptAll(ctx context.Context, ins []Inbound) error
+}
+
 // SinkFunc adapts a function to Sink.
 type SinkFunc func(ctx context.Context, in Inbound) error
 

@@ -285,23 +285,8 @@ func (h *Hub) admitAll(ctx context.Context, in Inbound, reason string) bool {
 // error naming the problem for malformed ones, and ErrHubClosed once the
 // Hub is draining.
 func (h *Hub) Accept(ctx context.Context, in Inbound) error {
-	if ok, reason := Admit(in); !ok && !h.admitAll(ctx, in, reason) {
-		h.stats.ignored.Add(1)
-		h.log.Debug("inbound ignored by policy", slog.String("platform", in.Platform), slog.String("conversation", in.Conversation.ID), slog.String("reason", reason))
-		return nil
-	}
-	switch {
-	case in.DeliveryKey == "":
-		return fmt.Errorf("accept message %s: inbound has no delivery key", in.MessageID)
-	case in.Platform == "":
-		return fmt.Errorf("accept delivery %s: inbound has no platform", in.DeliveryKey)
-	case in.Conversation.ID == "":
-		return fmt.Errorf("accept delivery %s: inbound has no conversation id", in.DeliveryKey)
-	}
-	select {
-	case <-h.closed:
-		return ErrHubClosed
-	default:
+	if ok, err := h.admit(ctx, in); !ok || err != nil {
+		return err
 	}
 	select {
 	case h.slots <- struct{}{}:
@@ -315,15 +300,114 @@ func (h *Hub) Accept(ctx context.Context, in Inbound) error {
 		<-h.slots
 		return fmt.Errorf("record delivery %s: %w", in.DeliveryKey, err)
 	}
+	h.queueRecorded(in, fresh)
+	return nil
+}
+
+// admit applies the channel policy to in and checks it is well formed:
+// ok is false for a message the policy drops (counted as ignored), err
+// names what is missing from a malformed one, and is ErrHubClosed once the
+// Hub is draining.
+func (h *Hub) admit(ctx context.Context, in Inbound) (ok bool, err error) {
+	if ok, reason := Admit(in); !ok && !h.admitAll(ctx, in, reason) {
+		h.stats.ignored.Add(1)
+		h.log.Debug("inbound ignored by policy", slog.String("platform", in.Platform), slog.String("conversation", in.Conversation.ID), slog.String("reason", reason))
+		return false, nil
+	}
+	switch {
+	case in.DeliveryKey == "":
+		return false, fmt.Errorf("accept message %s: inbound has no delivery key", in.MessageID)
+	case in.Platform == "":
+		return false, fmt.Errorf("accept delivery %s: inbound has no platform", in.DeliveryKey)
+	case in.Conversation.ID == "":
+		return false, fmt.Errorf("accept delivery %s: inbound has no conversation id", in.DeliveryKey)
+	}
+	select {
+	case <-h.closed:
+		return false, ErrHubClosed
+	default:
+	}
+	return true, nil
+}
+
+// queueRecorded queues in, recorded in the inbox and holding a slot, when
+// fresh and not already queued in this process; otherwise it drops it as
+// a redelivery and frees its slot.
+func (h *Hub) queueRecorded(in Inbound, fresh bool) {
 	if !fresh || !h.enqueue(in) {
 		<-h.slots
 		h.stats.duplicates.Add(1)
 		h.log.Debug("duplicate delivery dropped", slog.String("platform", in.Platform), slog.String("delivery_key", in.DeliveryKey))
-		return nil
+		return
 	}
 	h.stats.accepted.Add(1)
+}
+
+// AcceptAll implements BatchSink: Accept for each of ins in order, with
+// the deliveries that have queue room recorded in one write when the
+// inbox is a BatchInbox. It waits for queue room only while it holds none,
+// so that two adapters batching at once never wait on each other's slots.
+// Every message is checked before any is recorded: a malformed one fails
+// the call with nothing of it taken.
+func (h *Hub) AcceptAll(ctx context.Context, ins []Inbound) error {
+	batch, ok := h.inbox.(BatchInbox)
+	if !ok || len(ins) < 2 {
+		for _, in := range ins {
+			if err := h.Accept(ctx, in); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	take := make([]Inbound, 0, len(ins))
+	for _, in := range ins {
+		ok, err := h.admit(ctx, in)
+		if err != nil {
+			return err
+		}
+		if ok {
+			take = append(take, in)
+		}
+	}
+	for len(take) > 0 {
+		// One slot, waiting if need be; then as many more as are free.
+		select {
+		case h.slots <- struct{}{}:
+		case <-ctx.Done():
+			return fmt.Errorf("accept delivery %s: waiting for queue room: %w", take[0].DeliveryKey, ctx.Err())
+		case <-h.closed:
+			return ErrHubClosed
+		}
+		n := 1
+	more:
+		for n < len(take) {
+			select {
+			case h.slots <- struct{}{}:
+				n++
+			default:
+				break more
+			}
+		}
+		chunk := take[:n]
+		fresh, err := batch.RecordAll(ctx, chunk)
+		if err == nil && len(fresh) != len(chunk) {
+			err = fmt.Errorf("the inbox answered for %d deliveries, not %d", len(fresh), len(chunk))
+		}
+		if err != nil {
+			for range n {
+				<-h.slots
+			}
+			return fmt.Errorf("record deliveries %s to %s: %w", chunk[0].DeliveryKey, chunk[n-1].DeliveryKey, err)
+		}
+		for i, in := range chunk {
+			h.queueRecorded(in, fresh[i])
+		}
+		take = take[n:]
+	}
 	return nil
 }
+
+var _ BatchSink = (*Hub)(nil)
 
 // enqueue appends in to its conversation's queue, holding a slot. It
 // returns false when the delivery key is already queued in this process.

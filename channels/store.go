@@ -31,6 +31,16 @@ type Inbox interface {
 	Unfinished(ctx context.Context, platform string) ([]Inbound, error)
 }
 
+// BatchInbox is an Inbox that records several deliveries in one write.
+// The Hub uses it, when its Inbox is one, for AcceptAll.
+type BatchInbox interface {
+	Inbox
+	// RecordAll records each of ins as Record does, in one transaction,
+	// and returns whether each was fresh, in the order of ins. On an error
+	// none of them is recorded.
+	RecordAll(ctx context.Context, ins []Inbound) (fresh []bool, err error)
+}
+
 // OutboxItem is an outbound message waiting in the outbox.
 type OutboxItem struct {
 	ID       int64

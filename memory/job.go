@@ -28,4 +28,8 @@ type Job struct {
 	Text     string
 	Attempts int
 	Created  time.Time
+	// Due is when the job was due before a batch claim leased it (set by
+	// the stores' ClaimBatch): a claimed job released unstarted is due then
+	// again, so that it keeps its place in the queue.
+	Due time.Time
 }

@@ -71,7 +71,14 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 		bo.Reset()
 		a.live.SetConnected(true)
 		a.live.Heartbeat(a.now())
-		for _, p := range updates {
+		// The offset is saved once per batch, after its last update the
+		// sink took (and on every way out of the batch), not once per
+		// update: one write instead of one per message. A crash in the
+		// middle of a batch has Telegram send its accepted updates again
+		// after the restart, and the Hub's durable dedupe drops them.
+		accepted := -1
+		ns, taken := a.acceptBatch(ctx, sink, updates, offset, me)
+		for i, p := range updates {
 			u := p.u
 			a.live.Event(a.now())
 			if u.UpdateID < offset {
@@ -82,18 +89,22 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 				// offset would stall polling for good. Confirm it and go on.
 				a.skipped.Add(1)
 				a.log.Warn("telegram: skipped an update that does not decode", slog.Int("update_id", u.UpdateID), slog.String("problem", describeJSONError(p.bad)))
-				a.saveOffset(ctx, key, u.UpdateID)
-				offset = u.UpdateID + 1
+				accepted, offset = u.UpdateID, u.UpdateID+1
 				continue
 			}
-			if err := a.handle(ctx, sink, u, me); err != nil {
+			if err := a.act(ctx, sink, u.UpdateID, ns[i], taken); err != nil {
+				if accepted >= 0 {
+					a.saveOffset(ctx, key, accepted)
+				}
 				if ctx.Err() != nil {
 					return nil
 				}
 				return err
 			}
-			a.saveOffset(ctx, key, u.UpdateID)
-			offset = u.UpdateID + 1
+			accepted, offset = u.UpdateID, u.UpdateID+1
+		}
+		if accepted >= 0 {
+			a.saveOffset(ctx, key, accepted)
 		}
 	}
 	return nil
@@ -249,30 +260,66 @@ func (a *Adapter) conflictReason(ctx context.Context, desc string) string {
 // their edits, and presses of its buttons.
 var allowedUpdates = []string{"message", "edited_message", "callback_query"}
 
-// handle normalizes one update and acts on it: hands it to the sink, with
-// retries, or answers media with the text-only note. A button press is
-// acknowledged to Telegram first, and its buttons are removed once the
-// sink has it.
-func (a *Adapter) handle(ctx context.Context, sink channels.Sink, u tgbotapi.Update, me *tgbotapi.User) error {
-	n := a.normalize(ctx, u, me)
-	a.answerPress(ctx, n.press)
+// acceptBatch normalizes the updates of a batch that are to be handled
+// (those from offset on that decode) and, when sink is a
+// channels.BatchSink, hands the messages among them to it in one
+// AcceptAll. It returns each update's normalized form (by index; zero for
+// those left out) and whether the sink took every message of the batch.
+// When it did not, act offers each to the sink again, one at a time,
+// with retries.
+func (a *Adapter) acceptBatch(ctx context.Context, sink channels.Sink, updates []polled, offset int, me *tgbotapi.User) ([]normalized, bool) {
+	ns := make([]normalized, len(updates))
+	var ins []channels.Inbound
+	for i, p := range updates {
+		if p.u.UpdateID < offset || p.bad != nil {
+			continue
+		}
+		ns[i] = a.normalize(ctx, p.u, me)
+		a.answerPress(ctx, ns[i].press)
+		if ns[i].outcome == deliver {
+			ins = append(ins, ns[i].in)
+		}
+	}
+	bs, ok := sink.(channels.BatchSink)
+	if !ok || len(ins) < 2 {
+		return ns, false
+	}
+	if err := bs.AcceptAll(ctx, ins); err != nil {
+		if ctx.Err() == nil {
+			a.log.Warn("telegram: the hub did not accept a batch of updates; offering them one at a time", slog.Int("messages", len(ins)), slog.Any("err", err))
+		}
+		return ns, false
+	}
+	return ns, true
+}
+
+// act acts on one normalized update: hands it to the sink, with
+// retries, unless taken says the sink has it already, or answers media
+// with the text-only note. A pressed message's buttons are removed once
+// the sink has the press.
+func (a *Adapter) act(ctx context.Context, sink channels.Sink, updateID int, n normalized, taken bool) error {
 	switch n.outcome {
 	case ignore:
-		a.log.Debug("telegram update ignored", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
+		a.log.Debug("telegram update ignored", slog.Int("update_id", updateID), slog.String("reason", n.reason))
 		return nil
 	case skip:
 		a.skipped.Add(1)
-		a.log.Debug("telegram update skipped", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))
+		a.log.Debug("telegram update skipped", slog.Int("update_id", updateID), slog.String("reason", n.reason))
 		return nil
 	case media:
 		a.noteMedia(ctx, n)
+		return nil
+	}
+	if taken {
+		a.log.Debug("telegram update accepted", slog.Int("update_id", updateID), slog.String("kind", string(n.in.Conversation.Kind)))
+		a.clearButtons(ctx, n)
 		return nil
 	}
 	bo := a.newBackoff()
 	for attempt := 1; ; attempt++ {
 		err := sink.Accept(ctx, n.in)
 		if err == nil {
-			a.log.Debug("telegram update accepted", slog.Int("update_id", u.UpdateID), slog.String("kind", string(n.in.Conversation.Kind)))
+			a.log.Debug("telegram update accepted", slog.Int("update_id", updateID), slog.String("kind", string(n.in.Conversation.Kind)))
 			a.clearButtons(ctx, n)
 			return nil
 		}
@@ -280,10 +327,10 @@ func (a *Adapter) handle(ctx context.Context, sink channels.Sink, u tgbotapi.Upd
 			return ctx.Err()
 		}
 		if attempt >= maxAcceptAttempts {
-			return fmt.Errorf("telegram: the hub did not accept update %d after %d attempts: %w", u.UpdateID, attempt, err)
+			return fmt.Errorf("telegram: the hub did not accept update %d after %d attempts: %w", updateID, attempt, err)
 		}
 		wait := bo.NextBackOff()
-		a.log.Warn("telegram: the hub did not accept an update; retrying", slog.Int("update_id", u.UpdateID), slog.Int("attempt", attempt), slog.Duration("wait", wait), slog.Any("err", err))
+		a.log.Warn("telegram: the hub did not accept an update; retrying", slog.Int("update_id", updateID), slog.Int("attempt", attempt), slog.Duration("wait", wait), slog.Any("err", err))
 		if err := a.sleep(ctx, wait); err != nil {
 			return err
 		}

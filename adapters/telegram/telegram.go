@@ -59,6 +59,11 @@ var DefaultCommands = []Command{
 	{"whoami", "How Haven knows you"},
 }
 
+// idleConnsPerHost is how many idle connections to the Bot API the
+// adapter's own HTTP client keeps: more than the Hub's senders per platform
+// and the poller together.
+const idleConnsPerHost = 16
+
 // Options configure the adapter.
 type Options struct {
 	// Token is the bot token from BotFather (HAVEN_TELEGRAM_TOKEN). Required.
@@ -231,7 +236,12 @@ func New(opts Options) (*Adapter, error) {
 		ready:      make(chan struct{}),
 	}
 	if a.client == nil {
-		a.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		// The poller and the Hub's senders all talk to one host at once:
+		// keep their connections (the default keeps 2 idle per host, so
+		// under load every other request dialled, and TLS-shook, anew).
+		t.MaxIdleConnsPerHost = idleConnsPerHost
+		a.client = &http.Client{Transport: t}
 		a.ownClient = true
 	}
 	if a.log == nil {

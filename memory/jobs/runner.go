@@ -32,6 +32,26 @@ type Queue interface {
 	Retry(ctx context.Context, id int64, delay time.Duration) error
 }
 
+// BatchQueue is a Queue that leases, finishes and releases several jobs
+// in one write each. The Runner works the queue in batches when its Store
+// is one: a job costs a share of two transactions instead of two.
+type BatchQueue interface {
+	Queue
+	// ClaimBatch leases up to n of the oldest due jobs for lease and
+	// returns them oldest first, each with the Due it had; an empty list
+	// means none is due.
+	ClaimBatch(ctx context.Context, lease time.Duration, n int) ([]memory.Job, error)
+	// FinishAll deletes the done jobs ids.
+	FinishAll(ctx context.Context, ids []int64) error
+	// Release returns claimed jobs not started to the queue as they were
+	// before their claim: due at their Due, the claim's attempt not
+	// counted.
+	Release(ctx context.Context, js []memory.Job) error
+}
+
+// batchSize is how many jobs the Runner claims at once from a BatchQueue.
+const batchSize = 16
+
 // Options configure a Runner. Store is required.
 type Options struct {
 	Store Store
@@ -156,18 +176,52 @@ func (r *Runner) Drain(ctx context.Context) error {
 }
 
 // drain runs due jobs with jobCtx until none is left or stop is done; it
-// checks stop between jobs only.
+// checks stop between jobs only. From a BatchQueue it claims jobs in
+// batches: the done ones of a batch are finished together, and those of a
+// batch not started when stop is done are released, so that a Drain after
+// Run finds them.
 func (r *Runner) drain(stop, jobCtx context.Context) error {
+	bq, ok := r.o.Store.(BatchQueue)
 	for stop.Err() == nil {
-		did, err := r.RunOnce(jobCtx)
-		if err != nil {
+		if !ok {
+			did, err := r.RunOnce(jobCtx)
+			if err != nil {
+				return err
+			}
+			if !did {
+				return nil
+			}
+			continue
+		}
+		js, err := bq.ClaimBatch(jobCtx, r.o.Lease, batchSize)
+		if err != nil || len(js) == 0 {
 			return err
 		}
-		if !did {
-			return nil
+		if err := r.runBatch(stop, jobCtx, bq, js); err != nil {
+			return err
 		}
 	}
 	return stop.Err()
+}
+
+// runBatch runs the claimed jobs js in order until stop is done, then
+// finishes the done ones in one write and releases those not started.
+func (r *Runner) runBatch(stop, jobCtx context.Context, bq BatchQueue, js []memory.Job) error {
+	done := make([]int64, 0, len(js))
+	i := 0
+	var runErr error
+	for ; i < len(js) && (i == 0 || stop.Err() == nil); i++ {
+		finish, err := r.run(jobCtx, js[i])
+		if finish {
+			done = append(done, js[i].ID)
+		}
+		if err != nil {
+			runErr = err
+			i++
+			break
+		}
+	}
+	return errors.Join(runErr, bq.FinishAll(jobCtx, done), bq.Release(jobCtx, js[i:]))
 }
 
 // RunOnce claims and runs one due job. did is false when none was due. A
@@ -178,6 +232,17 @@ func (r *Runner) RunOnce(ctx context.Context) (did bool, err error) {
 	if err != nil || !ok {
 		return false, err
 	}
+	finish, err := r.run(ctx, j)
+	if finish {
+		return true, r.o.Store.Finish(ctx, j.ID)
+	}
+	return true, err
+}
+
+// run runs the claimed job j. finish says it is to be deleted: it
+// succeeded, or failed its last attempt (logged). Otherwise it is put back
+// with a retry backoff, and err is the queue's failure to do so.
+func (r *Runner) run(ctx context.Context, j memory.Job) (finish bool, err error) {
 	var jerr error
 	switch j.Kind {
 	case memory.JobTurn:
@@ -192,10 +257,10 @@ func (r *Runner) RunOnce(ctx context.Context) (did bool, err error) {
 			r.o.Logger.Error("memory job dropped after retries", slog.Int64("job", j.ID), slog.String("kind", string(j.Kind)),
 				slog.Int("attempts", j.Attempts), slog.Any("err", jerr))
 		}
-		return true, r.o.Store.Finish(ctx, j.ID)
+		return true, nil
 	}
 	r.o.Logger.Warn("memory job failed; will retry", slog.Int64("job", j.ID), slog.String("kind", string(j.Kind)), slog.Any("err", jerr))
-	return true, r.o.Store.Retry(ctx, j.ID, retryDelay(j.Attempts))
+	return false, r.o.Store.Retry(ctx, j.ID, retryDelay(j.Attempts))
 }
 
 // retryDelay is the backoff after a job's attempts-th failure: the square

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -182,5 +183,79 @@ func TestRunAppliesRetentionAtStartAndStopsWhenItsContextEnds(t *testing.T) {
 	}
 	if entries, _ := s.SessionEntries(context.Background(), ss.ID); len(entries) != 0 {
 		t.Errorf("entries past retention are still there: %+v", entries)
+	}
+}
+
+// cancelOnFact is the real store; its first AddFact calls cancel.
+type cancelOnFact struct {
+	*sqlite.Store
+	cancel context.CancelFunc
+}
+
+func (s cancelOnFact) AddFact(ctx context.Context, f memory.Fact) (memory.Fact, error) {
+	s.cancel()
+	return s.Store.AddFact(ctx, f)
+}
+
+func TestDrainClaimsAndFinishesJobsInBatches(t *testing.T) {
+	ctx := context.Background()
+	c := &clock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	s := open(t, c)
+	ss := session(t, s, "my sister Anna is visiting")
+	for turn := 1; turn <= 3; turn++ {
+		if err := s.Enqueue(ctx, memory.Job{Kind: memory.JobTurn, PersonID: ss.PersonID, SessionID: ss.ID, Turn: turn, Text: "my sister Anna is visiting"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := jobs.New(jobs.Options{Store: s, Clock: c.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := s.GroupStats()
+	if err := r.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// One claim of the three, one finish of the three, one claim that
+	// finds the queue empty.
+	if got := s.GroupStats().Batches - before.Batches; got != 3 {
+		t.Errorf("draining 3 jobs took %d queue transactions, want 3", got)
+	}
+	if left, err := s.ClaimBatch(ctx, time.Minute, 10); err != nil || len(left) != 0 {
+		t.Errorf("jobs left after Drain: %+v, %v", left, err)
+	}
+}
+
+func TestAStopInTheMiddleOfABatchReleasesItsUnstartedJobsInTheirPlace(t *testing.T) {
+	c := &clock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	s := open(t, c)
+	ss := session(t, s, "my sister Anna is visiting")
+	bg := context.Background()
+	for turn := 1; turn <= 3; turn++ {
+		if err := s.Enqueue(bg, memory.Job{Kind: memory.JobTurn, PersonID: ss.PersonID, SessionID: ss.ID, Turn: turn, Text: "my sister Anna is visiting"}); err != nil {
+			t.Fatal(err)
+		}
+		c.now = c.now.Add(time.Second)
+	}
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	r, err := jobs.New(jobs.Options{Store: cancelOnFact{Store: s, cancel: cancel}, Clock: c.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Drain(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Drain stopped in its first job = %v, want context.Canceled", err)
+	}
+	// The first job ran and is gone; the other two are due again at once,
+	// oldest first, their claim not counted as an attempt.
+	left, err := s.ClaimBatch(bg, time.Minute, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns, attempts []int
+	for _, j := range left {
+		turns, attempts = append(turns, j.Turn), append(attempts, j.Attempts)
+	}
+	if !slices.Equal(turns, []int{2, 3}) || !slices.Equal(attempts, []int{1, 1}) {
+		t.Errorf("after the stop the queue held turns %v with attempts %v, want turns [2 3] each on its first attempt", turns, attempts)
 	}
 }

@@ -14,31 +14,77 @@ import (
 // redelivery); nothing is changed then. An empty delivery key or platform is
 // an error.
 func (s *Store) Record(ctx context.Context, in channels.Inbound) (fresh bool, err error) {
-	if in.DeliveryKey == "" {
-		return false, fmt.Errorf("record delivery of message %s on %q: empty delivery key", in.MessageID, in.Platform)
-	}
-	if in.Platform == "" {
-		return false, fmt.Errorf("record delivery %s: empty platform", in.DeliveryKey)
-	}
-	payload, err := json.Marshal(in)
+	payload, err := recordPayload(in)
 	if err != nil {
-		return false, fmt.Errorf("record delivery %s: encode: %w", in.DeliveryKey, err)
+		return false, err
 	}
 	err = s.grouped(ctx, func(ctx context.Context, tx *wtx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO inbox (delivery_key, platform, payload, recorded_at)
-			VALUES (?, ?, ?, ?) ON CONFLICT (delivery_key) DO NOTHING`,
-			in.DeliveryKey, in.Platform, string(payload), ts(s.now()))
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		fresh = n == 1
+		fresh, err = s.recordOne(ctx, tx, in, payload)
 		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("record delivery %s: %w", in.DeliveryKey, err)
 	}
 	return fresh, nil
+}
+
+// RecordAll records each of ins as Record does, in one transaction (which
+// it may share with other grouped writes), and returns whether each was
+// fresh, in the order of ins. On an error none of them is recorded. It
+// implements channels.BatchInbox.
+func (s *Store) RecordAll(ctx context.Context, ins []channels.Inbound) ([]bool, error) {
+	payloads := make([]string, len(ins))
+	for i, in := range ins {
+		p, err := recordPayload(in)
+		if err != nil {
+			return nil, err
+		}
+		payloads[i] = p
+	}
+	fresh := make([]bool, len(ins))
+	err := s.grouped(ctx, func(ctx context.Context, tx *wtx) error {
+		for i, in := range ins {
+			f, err := s.recordOne(ctx, tx, in, payloads[i])
+			if err != nil {
+				return fmt.Errorf("record delivery %s: %w", in.DeliveryKey, err)
+			}
+			fresh[i] = f
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("record %d deliveries: %w", len(ins), err)
+	}
+	return fresh, nil
+}
+
+var _ channels.BatchInbox = (*Store)(nil)
+
+// recordPayload checks in and encodes it for the inbox.
+func recordPayload(in channels.Inbound) (string, error) {
+	if in.DeliveryKey == "" {
+		return "", fmt.Errorf("record delivery of message %s on %q: empty delivery key", in.MessageID, in.Platform)
+	}
+	if in.Platform == "" {
+		return "", fmt.Errorf("record delivery %s: empty platform", in.DeliveryKey)
+	}
+	payload, err := json.Marshal(in)
+	if err != nil {
+		return "", fmt.Errorf("record delivery %s: encode: %w", in.DeliveryKey, err)
+	}
+	return string(payload), nil
+}
+
+// recordOne inserts one delivery in tx and reports whether it was fresh.
+func (s *Store) recordOne(ctx context.Context, tx *wtx, in channels.Inbound, payload string) (bool, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO inbox (delivery_key, platform, payload, recorded_at)
+			VALUES (?, ?, ?, ?) ON CONFLICT (delivery_key) DO NOTHING`,
+		in.DeliveryKey, in.Platform, payload, ts(s.now()))
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // Done marks the delivery handled and clears the stored message text and

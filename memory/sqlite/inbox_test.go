@@ -146,3 +146,36 @@ func TestRecordRejectsMissingKeys(t *testing.T) {
 		})
 	}
 }
+
+func TestRecordAllSaysWhichAreFreshInOrderAndRecordsAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"))
+	if _, err := s.Record(ctx, inbound("e0", "console::c")); err != nil {
+		t.Fatal(err)
+	}
+	before := s.GroupStats()
+	batch := []channels.Inbound{inbound("e1", "console::c"), inbound("e0", "console::c"), inbound("e2", "console::d"), inbound("e1", "console::c")}
+	fresh, err := s.RecordAll(ctx, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, false, true, false}; !slices.Equal(fresh, want) {
+		t.Errorf("fresh = %v, want %v (e0 recorded before, e1 twice in the batch)", fresh, want)
+	}
+	if after := s.GroupStats(); after.Batches-before.Batches != 1 {
+		t.Errorf("the batch took %d transactions, want 1", after.Batches-before.Batches)
+	}
+
+	noPlatform := inbound("e4", "console::c")
+	noPlatform.Platform = ""
+	if _, err := s.RecordAll(ctx, []channels.Inbound{inbound("e3", "console::c"), noPlatform}); err == nil || !strings.Contains(err.Error(), "empty platform") {
+		t.Errorf("RecordAll with a delivery without platform: %v, want an error saying so", err)
+	}
+	un, err := s.Unfinished(ctx, "console")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := keys(un), []string{"e0", "e1", "e2"}; !slices.Equal(got, want) {
+		t.Errorf("recorded %v, want %v (nothing of the refused batch)", got, want)
+	}
+}

@@ -436,6 +436,24 @@ type callbackData struct {
 	Components      json.RawMessage                   `json:"components"`
 }
 
+// readNewMessage reads the body of a message the bot creates (a channel
+// message or an interaction follow-up) and checks it as Discord does: its
+// content and files, then its buttons.
+func readNewMessage(r *http.Request) (messageBody, []File, []Button, error) {
+	b, files, err := readMessageBody(r)
+	if err != nil {
+		return b, nil, nil, err
+	}
+	if err := checkContent(b.Content, files); err != nil {
+		return b, nil, nil, err
+	}
+	buttons, _, err := parseButtons(b.Components)
+	if err != nil {
+		return b, nil, nil, err
+	}
+	return b, files, buttons, nil
+}
+
 // readMessageBody reads a JSON body, or a multipart one with
 // payload_json and files[n].
 func readMessageBody(r *http.Request) (messageBody, []File, error) {
@@ -488,14 +506,7 @@ func checkContent(content string, files []File) error {
 }
 
 func (s *Server) createMessage(r *http.Request, p []string) (int, any, error) {
-	b, files, err := readMessageBody(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := checkContent(b.Content, files); err != nil {
-		return 0, nil, err
-	}
-	buttons, _, err := parseButtons(b.Components)
+	b, files, buttons, err := readNewMessage(r)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -614,14 +625,7 @@ func (s *Server) callback(r *http.Request, p []string) (int, any, error) {
 }
 
 func (s *Server) followup(r *http.Request, p []string) (int, any, error) {
-	b, files, err := readMessageBody(r)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := checkContent(b.Content, files); err != nil {
-		return 0, nil, err
-	}
-	buttons, _, err := parseButtons(b.Components)
+	b, files, buttons, err := readNewMessage(r)
 	if err != nil {
 		return 0, nil, err
 	}

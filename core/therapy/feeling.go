@@ -107,8 +107,7 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 				// the words name a pain: meet the pain.
 				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
 			}
-			faint := len(r.Emotions) > 0 && r.Emotions[0].Label == "neutral"
-			if (celebrated(r) && !faint) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good") {
+			if (celebrated(r) && !neutralFirst(r)) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good") {
 				return named("good", emotion.Positive)
 			}
 			// Warmth alone (admiration, approval, a wish) is not news:
@@ -126,7 +125,7 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 			if hasLex && lex.name != "good" {
 				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
 			}
-			if len(r.Emotions) > 0 && r.Emotions[0].Label == "neutral" {
+			if neutralFirst(r) {
 				// A faint negative beside a stronger neutral, with no
 				// word of pain: too little to name a feeling for them.
 				break
@@ -180,6 +179,12 @@ func (l lastFeeling) carries() bool {
 func continuesTelling(text string) bool {
 	return !strings.Contains(text, "?") && len(strings.Fields(text)) >= 4 && !vagueRE.MatchString(text) &&
 		!thanksRE.MatchString(text)
+}
+
+// neutralFirst reports whether neutral is the strongest label read: any
+// feeling beside it is faint.
+func neutralFirst(r emotion.Reading) bool {
+	return len(r.Emotions) > 0 && r.Emotions[0].Label == "neutral"
 }
 
 // celebratoryLabels are the positive readings that are news to meet as

@@ -1,6 +1,7 @@
 package therapy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/havenbot/haven/emotion"
@@ -192,22 +193,13 @@ func neutralFirst(r emotion.Reading) bool {
 var celebratoryLabels = []emotion.Label{"joy", "pride", "excitement", "gratitude", "relief"}
 
 // celebrated reports whether r holds a celebratory label.
-func celebrated(r emotion.Reading) bool {
-	for _, l := range celebratoryLabels {
-		if r.Has(l) {
-			return true
-		}
-	}
-	return false
-}
+func celebrated(r emotion.Reading) bool { return hasAny(r, celebratoryLabels) }
 
-func hasPositive(r emotion.Reading) bool {
-	for _, l := range positiveLabels {
-		if r.Has(l) {
-			return true
-		}
-	}
-	return false
+func hasPositive(r emotion.Reading) bool { return hasAny(r, positiveLabels) }
+
+// hasAny reports whether r holds one of labels.
+func hasAny(r emotion.Reading, labels []emotion.Label) bool {
+	return slices.ContainsFunc(labels, r.Has)
 }
 
 func hasNegative(r emotion.Reading) bool {

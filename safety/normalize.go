@@ -110,7 +110,11 @@ func Normalize(text string) string {
 // produce).
 func normalize(text string, lex *lexicon) string {
 	if !isASCII(text) {
-		text = norm.NFKC.String(text)
+		// Invalid bytes become U+FFFD first, as the rune pass below reads
+		// them anyway: NFKC passes over a rune that follows an invalid byte
+		// unnormalized, so "\xf1" + a compatibility capital came out as a
+		// capital no lowercasing maps (found by FuzzNormalize).
+		text = norm.NFKC.String(strings.ToValidUTF8(text, "\uFFFD"))
 	}
 	// Pass 1: rune level. Produce lowercase ASCII with spaces, sentence
 	// marks '.', and the raw leet characters kept inside words.

@@ -187,10 +187,10 @@ func (a *Adapter) Run(ctx context.Context, sink channels.Sink) error {
 
 	err = a.connect(ctx, true)
 	if err == nil {
-		a.log.Info("discord connected", slog.String("bot_id", me.ID), slog.String("api", a.apiHost),
-			slog.Bool("message_content", !a.noContent.Load()))
 		a.registerCommands(ctx)
 		a.markReady()
+		a.log.Info("discord connected", slog.String("bot_id", me.ID), slog.String("api", a.apiHost),
+			slog.Bool("message_content", !a.noContent.Load()))
 		err = a.supervise(ctx, dispatched)
 	}
 	// Stop the gateway first, so that no event arrives after the

@@ -26,8 +26,8 @@ func (a *Adapter) serveHTTP(ctx context.Context, sink channels.Sink, me *self) e
 	defer a.hook.Store(nil)
 	a.live.SetConnected(true)
 	defer a.live.SetConnected(false)
-	a.log.Info("slack connected", slog.String("team", me.team), slog.String("bot_user", me.user), slog.String("mode", ModeHTTP))
 	a.markReady()
+	a.log.Info("slack connected", slog.String("team", me.team), slog.String("bot_user", me.user), slog.String("mode", ModeHTTP))
 	return a.process(ctx, sink, jobs)
 }
 

@@ -132,9 +132,9 @@ func (a *Adapter) onSocketEvent(ctx context.Context, client *socketmode.Client, 
 		a.heard()
 		n := hellos.Add(1)
 		me := a.me.Load()
+		a.markReady()
 		a.log.Info("slack connected", slog.String("team", me.team), slog.String("bot_user", me.user),
 			slog.String("mode", ModeSocket), slog.Int64("connection", n))
-		a.markReady()
 	case socketmode.EventTypeEventsAPI:
 		a.eventCame()
 		id := a.ack(ctx, client, evt.Request)

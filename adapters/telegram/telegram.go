@@ -279,6 +279,11 @@ func (a *Adapter) Ready() <-chan struct{} { return a.ready }
 
 func (a *Adapter) markReady() { a.readyOnce.Do(func() { close(a.ready) }) }
 
+// logConnected says the adapter is connected; call it after markReady.
+func (a *Adapter) logConnected(me *tgbotapi.User) {
+	a.log.Info("telegram connected", slog.Int64("bot_id", me.ID), slog.String("mode", string(a.opts.Mode)), slog.String("api", a.endpoint))
+}
+
 // Stats are an Adapter's counters since New.
 type Stats struct {
 	// Skipped counts updates dropped because they did not decode (a field
@@ -335,17 +340,18 @@ func (a *Adapter) Run(ctx context.Context, sink channels.Sink) error {
 		}
 		return err
 	}
-	a.log.Info("telegram connected", slog.Int64("bot_id", me.ID), slog.String("mode", string(a.opts.Mode)), slog.String("api", a.endpoint))
 	if a.opts.Mode == ModeWebhook {
 		// Telegram does not ping a webhook: it is live while served.
 		a.live.SetConnected(true)
 		a.live.Heartbeat(a.now())
-		return a.serveWebhook(ctx, sink)
+		return a.serveWebhook(ctx, sink, me)
 	}
-	// getMe answered: connected until a poll fails.
+	// getMe answered: connected until a poll fails. Ready comes before the
+	// log line, so whoever reads "telegram connected" finds it ready.
 	a.live.SetConnected(true)
 	a.live.Heartbeat(a.now())
 	a.markReady()
+	a.logConnected(me)
 	return a.poll(ctx, sink, me)
 }
 

@@ -22,7 +22,7 @@ const secretHeader = "X-Telegram-Bot-Api-Secret-Token"
 
 // serveWebhook is Run in webhook mode: it registers the webhook when asked
 // to, then lets Handler deliver to sink until ctx is done.
-func (a *Adapter) serveWebhook(ctx context.Context, sink channels.Sink) error {
+func (a *Adapter) serveWebhook(ctx context.Context, sink channels.Sink, me *tgbotapi.User) error {
 	if a.opts.WebhookURL != "" {
 		cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		_, err := a.api(cctx).MakeRequest("setWebhook", tgbotapi.Params{
@@ -41,6 +41,7 @@ func (a *Adapter) serveWebhook(ctx context.Context, sink channels.Sink) error {
 	a.hook.Store(&hookState{ctx: ctx, sink: sink})
 	defer a.hook.Store(nil)
 	a.markReady()
+	a.logConnected(me)
 	<-ctx.Done()
 	return nil
 }

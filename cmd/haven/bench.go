@@ -42,6 +42,10 @@ type benchLoad struct {
 	think time.Duration
 	// concurrency is how many people are writing at any one time.
 	concurrency int
+	// ramp spreads the people's first messages evenly over this span
+	// (0: all at once), as people who write now and then do not all
+	// start in the same instant.
+	ramp time.Duration
 }
 
 // benchResult is what one run measured.
@@ -89,6 +93,7 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 	fs.IntVar(&load.messages, "messages", 5, "how many messages each person sends, one after the other's reply")
 	fs.DurationVar(&load.think, "think", 0, "pause between a reply and the person's next message")
 	fs.IntVar(&load.concurrency, "concurrency", 0, "how many people write at the same time (0: all of them)")
+	fs.DurationVar(&load.ramp, "ramp", 0, "spread the people's first messages evenly over this span (0: all at once)")
 	fs.DurationVar(&latency, "model-latency", 0, "serve a fake model answering after this long (0: no model, scripted replies)")
 	fs.StringVar(&dir, "dir", "", "`folder` for the bench database (default: a temporary folder, removed after)")
 	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the Haven run to `file`")
@@ -101,8 +106,8 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	case load.people < 1 || load.messages < 1:
 		return fmt.Errorf("%w: -people and -messages must be at least 1", errUsage)
-	case load.concurrency < 0 || load.think < 0 || latency < 0:
-		return fmt.Errorf("%w: -concurrency, -think and -model-latency cannot be negative", errUsage)
+	case load.concurrency < 0 || load.think < 0 || load.ramp < 0 || latency < 0:
+		return fmt.Errorf("%w: -concurrency, -think, -ramp and -model-latency cannot be negative", errUsage)
 	}
 	if load.concurrency == 0 || load.concurrency > load.people {
 		load.concurrency = load.people
@@ -119,8 +124,8 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 	if latency > 0 {
 		model = fmt.Sprintf("fake model answering in %v", latency)
 	}
-	fmt.Fprintf(std.out, "haven bench: %d people x %d messages, think %v, %d at a time, %s\n",
-		load.people, load.messages, load.think, load.concurrency, model)
+	fmt.Fprintf(std.out, "haven bench: %d people x %d messages, think %v, ramp %v, %d at a time, %s\n",
+		load.people, load.messages, load.think, load.ramp, load.concurrency, model)
 
 	var stopProfile func()
 	if cpuprofile != "" {
@@ -354,6 +359,15 @@ func drive(ctx context.Context, srv *telegramtest.Server, load benchLoad) (bench
 				return
 			}
 			defer func() { <-slots }()
+			if load.ramp > 0 {
+				t := time.NewTimer(time.Duration(i) * load.ramp / time.Duration(load.people))
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+					t.Stop()
+					return
+				}
+			}
 			u := benchUser(i)
 			chat := telegramtest.PrivateChat(u)
 			mine := make([]time.Duration, 0, load.messages)

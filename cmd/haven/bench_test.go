@@ -23,6 +23,7 @@ func TestBenchAnswersEveryMessageOnceAndPrintsTheFigures(t *testing.T) {
 		{"scripted replies", 20, 3, []string{"bench", "-people", "20", "-messages", "3", "-dir", t.TempDir()}},
 		{"fake model, a few at a time, thinking", 6, 2, []string{"bench", "-people", "6", "-messages", "2", "-concurrency", "2",
 			"-think", "1ms", "-model-latency", "1ms", "-dir", t.TempDir()}},
+		{"first messages spread over a ramp", 10, 2, []string{"bench", "-people", "10", "-messages", "2", "-ramp", "5ms", "-dir", t.TempDir()}},
 	}
 	row := func(name string, n int) *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^` + name + ` +` + itoa(n) + ` +[0-9.]+ +[0-9.]+ +[0-9.]+[µnm]?s +[0-9.]+[µnm]?s +[0-9.]+[µnm]?s$`)
@@ -56,6 +57,7 @@ func TestBenchRefusesAMeaninglessLoad(t *testing.T) {
 		{"bench", "-people", "0"},
 		{"bench", "-messages", "0"},
 		{"bench", "-think", "-1s"},
+		{"bench", "-ramp", "-1s"},
 		{"bench", "extra"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -41,7 +41,9 @@ type Request struct {
 	MaxTokens int
 	// Temperature; nil uses the client default.
 	Temperature *float32
-	// Timeout bounds this call; zero uses the client default. The call also
+	// Timeout bounds this call; zero uses the client's timeout, and a
+	// client may hold it to its own, shorter bound (OpenAI does: the
+	// operator's llm.timeout is the longest any call takes). The call also
 	// ends when ctx does.
 	Timeout time.Duration
 }
@@ -57,7 +59,8 @@ type Response struct {
 }
 
 // Client completes chats. Every call runs under a deadline: the request's
-// Timeout, else the client's default, else ctx's own if sooner.
+// Timeout or the client's own bound, whichever is shorter, or ctx's own
+// if sooner.
 // Implementations are safe for concurrent use.
 type Client interface {
 	Complete(ctx context.Context, req Request) (Response, error)

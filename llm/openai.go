@@ -38,8 +38,8 @@ type OpenAIConfig struct {
 	// APIKey is sent as a bearer token; empty sends no Authorization header
 	// (most local servers need none).
 	APIKey string
-	// Timeout bounds each call whose Request has no Timeout; zero means
-	// DefaultTimeout.
+	// Timeout bounds every call (the operator's llm.timeout): a Request's
+	// Timeout may shorten it, never lengthen it; zero means DefaultTimeout.
 	Timeout time.Duration
 	// MaxTokens caps completions whose Request has no MaxTokens; zero leaves
 	// the cap to the server.
@@ -107,7 +107,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 func (c *OpenAI) Model() string { return c.model }
 
 // Complete sends one chat completion and waits for the whole reply, under
-// req.Timeout (else the client's default timeout) and ctx. With a Schema it
+// the shorter of req.Timeout and the client's timeout, and ctx. With a Schema it
 // asks for strict json_schema output and also states the schema in the
 // system message; a server that rejects json_schema with HTTP 400 is asked
 // once more with json_object. Errors never contain message content: a
@@ -117,9 +117,9 @@ func (c *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	if len(req.Messages) == 0 {
 		return Response{}, errors.New("llm: complete: request has no messages")
 	}
-	timeout := req.Timeout
-	if timeout <= 0 {
-		timeout = c.timeout
+	timeout := c.timeout
+	if req.Timeout > 0 && req.Timeout < timeout {
+		timeout = req.Timeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -322,6 +322,7 @@ func TestCompleteHonorsDeadlines(t *testing.T) {
 	}{
 		{"request timeout", time.Hour, 50 * time.Millisecond, 0, "timeout 50ms"},
 		{"client default timeout", 50 * time.Millisecond, 0, 0, "timeout 50ms"},
+		{"configured timeout shorter than the request's", 50 * time.Millisecond, time.Hour, 0, "timeout 50ms"},
 		{"parent context deadline sooner", time.Hour, time.Hour, 50 * time.Millisecond, "deadline"},
 	}
 	for _, tt := range tests {

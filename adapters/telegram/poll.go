@@ -45,6 +45,8 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 	}
 	a.log.Info("telegram polling", slog.Int("offset", offset), slog.Duration("timeout", a.opts.PollTimeout))
 
+	saver := a.startOffsetSaver(ctx, key)
+	defer saver.stop()
 	bo := a.newBackoff()
 	failures := 0
 	for ctx.Err() == nil {
@@ -94,7 +96,7 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 			}
 			if err := a.act(ctx, sink, u.UpdateID, ns[i], taken); err != nil {
 				if accepted >= 0 {
-					a.saveOffset(ctx, key, accepted)
+					saver.save(accepted)
 				}
 				if ctx.Err() != nil {
 					return nil
@@ -104,10 +106,69 @@ func (a *Adapter) poll(ctx context.Context, sink channels.Sink, me *tgbotapi.Use
 			accepted, offset = u.UpdateID, u.UpdateID+1
 		}
 		if accepted >= 0 {
-			a.saveOffset(ctx, key, accepted)
+			saver.save(accepted)
 		}
 	}
 	return nil
+}
+
+// offsetSaveEvery is the least time between two saves of the offset
+// while updates keep coming: one write per batch would be one write
+// transaction per message or two when people write now and then.
+const offsetSaveEvery = 200 * time.Millisecond
+
+// offsetSaver saves the accepted update ids in the background, so that
+// the poll loop asks for the next batch without waiting for the write,
+// and at most every offsetSaveEvery. The updates are already in the
+// sink's durable inbox, and Telegram forgets them once the next
+// getUpdates confirms them, whatever id is saved: an id saved a moment
+// late costs at most a redelivery after a crash, which the Hub's dedupe
+// drops. Only the latest id waiting is saved; stop saves the last one
+// before it returns, without waiting for the pause.
+type offsetSaver struct {
+	next chan int      // the latest accepted id not yet taken (capacity 1)
+	quit chan struct{} // closed by stop: no more pauses
+	done chan struct{}
+}
+
+// startOffsetSaver starts the saver of key's offset; the caller must call
+// stop.
+func (a *Adapter) startOffsetSaver(ctx context.Context, key string) *offsetSaver {
+	s := &offsetSaver{next: make(chan int, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		pause := time.NewTimer(0)
+		<-pause.C
+		defer pause.Stop()
+		for id := range s.next {
+			a.saveOffset(ctx, key, id)
+			pause.Reset(offsetSaveEvery)
+			select {
+			case <-pause.C:
+			case <-s.quit:
+			}
+		}
+	}()
+	return s
+}
+
+// save hands id, the latest accepted update, to the saver, replacing an
+// earlier one it has not taken yet. It never blocks: only the poll loop
+// sends.
+func (s *offsetSaver) save(id int) {
+	select {
+	case <-s.next:
+	default:
+	}
+	s.next <- id
+}
+
+// stop waits until the last id handed over is saved and the saver has
+// ended.
+func (s *offsetSaver) stop() {
+	close(s.quit)
+	close(s.next)
+	<-s.done
 }
 
 // saveOffset records that the sink accepted update id. It runs even when

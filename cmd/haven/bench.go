@@ -322,12 +322,12 @@ func drive(ctx context.Context, srv *telegramtest.Server, load benchLoad) (bench
 		defer close(watchDone)
 		seen := 0
 		for {
-			sent, err := srv.WaitSent(ctx, seen+1)
+			sent, err := srv.WaitSentAfter(ctx, seen)
 			if err != nil {
 				return
 			}
 			now := time.Now()
-			for _, s := range sent[seen:] {
+			for _, s := range sent {
 				select {
 				case replies[s.ChatID] <- now:
 				default: // a chat that is no person's, or more replies than messages
@@ -338,7 +338,7 @@ func drive(ctx context.Context, srv *telegramtest.Server, load benchLoad) (bench
 					}
 				}
 			}
-			seen = len(sent)
+			seen += len(sent)
 		}
 	}()
 

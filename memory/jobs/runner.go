@@ -66,6 +66,12 @@ type Options struct {
 	Retention memory.Retention
 	// Poll is how often the queue is checked without a Notify; zero means 2s.
 	Poll time.Duration
+	// Gather is how long Run waits after a Notify before it works the
+	// queue, so that the jobs of turns finishing close together are
+	// claimed and finished in a few batches (two writes each) rather than
+	// two writes per job, which compete with the turns for the single
+	// writer; zero means 25ms, negative means no wait.
+	Gather time.Duration
 	// SweepEvery is how often idle sessions are ended and retention
 	// applied; zero means a minute.
 	SweepEvery time.Duration
@@ -100,6 +106,12 @@ func New(o Options) (*Runner, error) {
 	}
 	if o.Poll <= 0 {
 		o.Poll = 2 * time.Second
+	}
+	switch {
+	case o.Gather == 0:
+		o.Gather = 25 * time.Millisecond
+	case o.Gather < 0:
+		o.Gather = 0
 	}
 	if o.SweepEvery <= 0 {
 		o.SweepEvery = time.Minute
@@ -152,10 +164,30 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-r.notify:
+			if !r.gather(ctx) {
+				return nil
+			}
 		case <-poll.C:
 		case <-sweep.C:
 			r.maintain(ctx)
 		}
+	}
+}
+
+// gather waits Gather after a Notify, for the jobs of other turns to
+// join the batch; it reports false when ctx ended first (the queued jobs
+// then wait for Drain or the next start).
+func (r *Runner) gather(ctx context.Context) bool {
+	if r.o.Gather <= 0 {
+		return true
+	}
+	t := time.NewTimer(r.o.Gather)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/havenbot/haven/memory"
@@ -257,5 +258,59 @@ func TestAStopInTheMiddleOfABatchReleasesItsUnstartedJobsInTheirPlace(t *testing
 	}
 	if !slices.Equal(turns, []int{2, 3}) || !slices.Equal(attempts, []int{1, 1}) {
 		t.Errorf("after the stop the queue held turns %v with attempts %v, want turns [2 3] each on its first attempt", turns, attempts)
+	}
+}
+
+func TestRunGathersTheJobsQueuedSoonAfterANotifyIntoOneBatch(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		gather time.Duration
+		want   int64 // queue transactions by the time both jobs are done
+	}{
+		// Both jobs in one claim, one finish, one claim that finds none.
+		{"gathering 25ms", 25 * time.Millisecond, 3},
+		// Each job its own claim, finish and empty claim.
+		{"not gathering", -1, 6},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clk := &clock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+			s := open(t, clk)
+			ss := session(t, s, "my sister Anna is visiting")
+			enqueue := func(turn int) {
+				t.Helper()
+				if err := s.Enqueue(context.Background(), memory.Job{Kind: memory.JobTurn, PersonID: ss.PersonID, SessionID: ss.ID, Turn: turn, Text: "my sister Anna is visiting"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			synctest.Test(t, func(t *testing.T) {
+				r, err := jobs.New(jobs.Options{Store: s, Clock: clk.Now, Logger: slog.New(slog.DiscardHandler),
+					Gather: c.gather, Poll: time.Hour, SweepEvery: time.Hour})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan error, 1)
+				go func() { done <- r.Run(ctx) }()
+				synctest.Wait() // the start's retention is done; Run waits
+				before := s.GroupStats()
+				enqueue(1)
+				r.Notify()
+				time.Sleep(10 * time.Millisecond)
+				enqueue(2)
+				r.Notify()
+				time.Sleep(30 * time.Millisecond)
+				synctest.Wait()
+				if got := s.GroupStats().Batches - before.Batches; got != c.want {
+					t.Errorf("two jobs notified 10ms apart took %d queue transactions, want %d", got, c.want)
+				}
+				cancel()
+				if err := <-done; err != nil {
+					t.Errorf("Run after cancel = %v, want nil", err)
+				}
+			})
+			if left, err := s.ClaimBatch(context.Background(), time.Minute, 10); err != nil || len(left) != 0 {
+				t.Errorf("jobs left after the run: %+v, %v", left, err)
+			}
+		})
 	}
 }

@@ -144,11 +144,16 @@ func (s *Store) ftsRank(ctx context.Context, terms []string, limit int) ([]int64
 }
 
 // ftsTotals reads FTS5's averages record: the number of rows and the
-// number of tokens of the whole table.
+// number of tokens of the whole table. A table that never held a row has
+// an empty record: no rows (not a layout error, which would send every
+// search of a new database to the slower bm25() in SQL).
 func (s *Store) ftsTotals(ctx context.Context) (nRow, nToken int64, err error) {
 	var block []byte
 	if err := s.rd.QueryRowContext(ctx, `SELECT block FROM memory_fts_data WHERE id = 1`).Scan(&block); err != nil {
 		return 0, 0, err
+	}
+	if len(block) == 0 {
+		return 0, 0, nil
 	}
 	v, n := fts5Varint(block)
 	if n == 0 {

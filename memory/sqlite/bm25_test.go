@@ -110,3 +110,16 @@ func BenchmarkFTSRank(b *testing.B) {
 		}
 	})
 }
+
+func TestFTSRankOfAnEmptyIndexFindsNothingWithoutFallingBack(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t, filepath.Join(t.TempDir(), "h.db"))
+	terms, err := s.ftsTerms(ctx, "me", "a long day at work and I feel tired")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ftsRank(ctx, terms, 20)
+	if err != nil || len(got) != 0 {
+		t.Fatalf("ftsRank on a new database = %v, %v; want nothing and no error (no layout error that falls back to bm25())", got, err)
+	}
+}

@@ -81,6 +81,8 @@ type Store struct {
 	w *sql.DB
 	// r is the read pool (query_only connections).
 	r *sql.DB
+	// ck checkpoints the WAL beside the writer (checkpoint.go).
+	ck *checkpointer
 	// wc and rd keep the statements run on w and r prepared.
 	wc   *stmtCache
 	rd   reader
@@ -194,7 +196,7 @@ func Open(ctx context.Context, path string, opts ...Option) (_ *Store, err error
 	}
 	s := &Store{path: abs, lock: lock, opts: o, vc: newVecCache(o.vectorCache)}
 
-	s.w, err = sql.Open("sqlite", s.dsn(false))
+	s.w, err = sql.Open("sqlite", s.dsn(false)+"&"+url.Values{"_pragma": {"wal_autocheckpoint(" + strconv.Itoa(writerAutoCheckpoint) + ")"}}.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open haven database %s: %w", abs, err)
 	}
@@ -221,6 +223,10 @@ func Open(ctx context.Context, path string, opts ...Option) (_ *Store, err error
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open haven database: read pool: %w", s.classify(err))
+	}
+	if s.ck, err = startCheckpointer(ctx, s.dsn(false), checkpointEvery); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open haven database: checkpoint connection: %w", s.classify(err))
 	}
 	return s, nil
 }
@@ -314,10 +320,14 @@ func migrations(db *sql.DB) (*goose.Provider, error) {
 	return p, nil
 }
 
-// Close releases both connection pools, then the database's lock. The
+// Close stops the background checkpoints and releases the connection
+// pools, then the database's lock. The
 // Store must not be used after.
 func (s *Store) Close() error {
 	var errs []error
+	if err := s.ck.close(); err != nil {
+		errs = append(errs, fmt.Errorf("close checkpoint connection of %s: %w", s.path, err))
+	}
 	if s.rd.c != nil {
 		s.rd.c.close()
 	}
@@ -430,6 +440,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *wtx) error) error {
 	if err := sqlTx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", s.classify(err))
 	}
+	s.ck.committed()
 	return nil
 }
 

@@ -506,6 +506,25 @@ func (s *Server) WaitSent(ctx context.Context, n int) ([]Sent, error) {
 	return waitCount(ctx, s, &s.sent, n, "sent messages")
 }
 
+// WaitSentAfter blocks until the bot has sent more than seen messages or
+// ctx is done, and returns a copy of those after the first seen, in
+// order: a watcher that keeps count copies each message once, not the
+// whole list at every wake.
+func (s *Server) WaitSentAfter(ctx context.Context, seen int) ([]Sent, error) {
+	seen = max(seen, 0)
+	err := s.cond.Wait(ctx, func() bool { return len(s.sent) > seen })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Sent
+	if len(s.sent) > seen {
+		out = append(out, s.sent[seen:]...)
+	}
+	if err != nil {
+		return out, fmt.Errorf("wait for more than %d sent messages (have %d): %w", seen, len(s.sent), err)
+	}
+	return out, nil
+}
+
 // Documents returns the documents the bot has sent so far, in order.
 func (s *Server) Documents() []Document {
 	return snapshot(s, &s.documents)

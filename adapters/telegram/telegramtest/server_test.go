@@ -496,3 +496,39 @@ func TestSendPhotoRecordsThePictureAndRefusesWhatTelegramRefuses(t *testing.T) {
 		t.Errorf("FailNext(sendPhoto): %v %+v", err, resp)
 	}
 }
+
+func TestWaitSentAfterReturnsOnlyTheMessagesAfterThoseSeen(t *testing.T) {
+	srv, bot := start(t)
+	srv.StartPrivate(alice)
+	for _, text := range []string{"one", "two", "three"} {
+		if _, err := bot.Send(tgbotapi.NewMessage(alice.ID, text)); err != nil {
+			t.Fatalf("send %q: %v", text, err)
+		}
+	}
+	for _, c := range []struct {
+		seen int
+		want []string
+	}{
+		{0, []string{"one", "two", "three"}},
+		{1, []string{"two", "three"}},
+		{2, []string{"three"}},
+	} {
+		got, err := srv.WaitSentAfter(ctxT(t), c.seen)
+		if err != nil {
+			t.Fatalf("WaitSentAfter(%d): %v", c.seen, err)
+		}
+		var texts []string
+		for _, s := range got {
+			texts = append(texts, s.Text)
+		}
+		if strings.Join(texts, ",") != strings.Join(c.want, ",") {
+			t.Errorf("WaitSentAfter(%d) = %q, want %q", c.seen, texts, c.want)
+		}
+	}
+	// Nothing after the third: it waits until ctx ends, and says so.
+	ctx, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	if got, err := srv.WaitSentAfter(ctx, 3); err == nil || len(got) != 0 {
+		t.Errorf("WaitSentAfter(3) with nothing more sent = %d messages, %v; want none and an error", len(got), err)
+	}
+}

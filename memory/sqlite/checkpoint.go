@@ -1,0 +1,122 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// SQLite's default WAL auto-checkpoint runs inside the commit that takes
+// the WAL past 1,000 pages, on the writer connection: that commit (and
+// every write queued behind the single writer) waits for the checkpoint's
+// copy and its two fsyncs, a few milliseconds at a time, tens of times a
+// second under load. The Store checkpoints on a connection of its own
+// instead, beside the writer: a PASSIVE checkpoint never blocks a writer
+// or a reader. Commits are written to the WAL exactly as before; only who
+// copies them into the database file changes.
+const (
+	// checkpointEvery is the least time between two background
+	// checkpoints while writes go on.
+	checkpointEvery = 100 * time.Millisecond
+	// writerAutoCheckpoint is the writer's own auto-checkpoint threshold
+	// (pages), a backstop far above what the background checkpoints let
+	// the WAL reach: if they fail, the WAL stays bounded as before.
+	writerAutoCheckpoint = 10000
+)
+
+// checkpointer runs PASSIVE WAL checkpoints on its own connection, at
+// most every checkpointEvery while the writer commits.
+type checkpointer struct {
+	db    *sql.DB
+	every time.Duration
+	kick  chan struct{} // a commit happened since the last checkpoint
+	stop  chan struct{}
+	done  chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// startCheckpointer opens the checkpoint connection on dsn and starts its
+// goroutine; close stops it.
+func startCheckpointer(ctx context.Context, dsn string, every time.Duration) (*checkpointer, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	c := &checkpointer{db: db, every: every, kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	go c.run()
+	return c, nil
+}
+
+// committed tells the checkpointer the WAL has grown. It never blocks.
+func (c *checkpointer) committed() {
+	if c == nil {
+		return
+	}
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// run checkpoints after commits, at most every c.every, until stop.
+func (c *checkpointer) run() {
+	defer close(c.done)
+	t := time.NewTimer(0)
+	<-t.C
+	defer t.Stop()
+	for {
+		select {
+		case <-c.kick:
+		case <-c.stop:
+			return
+		}
+		t.Reset(c.every)
+		select {
+		case <-t.C:
+		case <-c.stop:
+			return
+		}
+		// A failed checkpoint is tried again after the next commit; the
+		// writer's own auto-checkpoint bounds the WAL meanwhile.
+		_, _, _ = c.checkpoint()
+	}
+}
+
+// checkpoint copies into the database file what of the WAL no reader
+// still needs, without waiting for anyone. It returns the frames in the
+// WAL and how many of them are now in the database file.
+func (c *checkpointer) checkpoint() (frames, copied int, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var busy int
+	if err := c.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied); err != nil {
+		return 0, 0, fmt.Errorf("wal checkpoint: %w", err)
+	}
+	return frames, copied, nil
+}
+
+// close stops the goroutine and closes the connection. It may be called
+// more than once.
+func (c *checkpointer) close() error {
+	if c == nil {
+		return nil
+	}
+	c.closeOnce.Do(func() {
+		close(c.stop)
+		<-c.done
+		c.closeErr = c.db.Close()
+	})
+	return c.closeErr
+}

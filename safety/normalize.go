@@ -174,8 +174,13 @@ func normalize(text string, lex *lexicon) string {
 			b.WriteByte(' ')
 		default:
 			// Punctuation, symbols, emoji: a word break. Homoglyph symbols that
-			// stand for letters (such as '¡') are folded first.
-			if s, ok := foldRune(r); ok && len(s) == 1 && s[0] >= 'a' && s[0] <= 'z' && wordNeighbours(rs, i) {
+			// stand for letters (such as '¡') are folded first; the emoji of a
+			// means ("🔫 to my head") are read as its word.
+			if w, ok := emojiWords[r]; ok {
+				b.WriteByte(' ')
+				b.WriteString(w)
+				b.WriteByte(' ')
+			} else if s, ok := foldRune(r); ok && len(s) == 1 && s[0] >= 'a' && s[0] <= 'z' && wordNeighbours(rs, i) {
 				b.WriteString(s)
 			} else {
 				b.WriteByte(' ')
@@ -466,4 +471,14 @@ func applySlang(toks []string) []string {
 	// Second pass for contractions produced by the first ("i" "am" after
 	// "wanna" rewrites do not occur, but "do not" inside phrases may).
 	return out
+}
+
+// emojiWords are the emoji that stand as the noun of a means ("🔫 to my
+// head", "took a bunch of 💊"), read as that word. Faces and hearts stay
+// word breaks: they carry tone, not content. A knife or a drop of blood is
+// as often a decoration between the words of a phrase, where a word would
+// break the phrase, so they stay breaks too.
+var emojiWords = map[rune]string{
+	'\U0001F52B': "gun",   // pistol
+	'\U0001F48A': "pills", // pill
 }

@@ -224,7 +224,7 @@ func (s scanResult) best() match {
 var (
 	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself|yourself|yourselves)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
-	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
+	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped|(?:dont|do not) (?:try to |bother (?:trying to )?)?(?:find|look for|save|stop) me)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|two|three) (?:hours|days)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
 	// timingNumRe is timing said with a number (its own pattern, so that
 	// it runs only on texts with a digit).
@@ -450,6 +450,7 @@ var (
 		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:trying|all you did|always being there|being there for me|trying to help)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real)|(?:its been|it was|it has been) (?:nice|good|great|an honou?r|a pleasure) knowing (?:you|everyone|yall))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:take care of (?:my|each other|yourselves|mom|mum|dad)|dont blame (?:yourself|yourselves)|(?:it|its|it is|it was) not your fault|it wasnt your fault|see you on the other side)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:told|tell|asked|ask) (?:\w+ ){1,2}to )?remember me(?: \.|$| ok| okay| please| when)`)),
 		// An apology for not lasting.
 		newFilteredRe(regexp.MustCompile(`\b(?:couldnt|could not) (?:hold on|keep fighting)(?: \.|$| any ?longer| anymore)`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:sorry|forgive me) (?:that )?i (?:wasnt|was not|couldnt be|could not be|was never) (?:stronger|strong enough)\b`)),
@@ -460,6 +461,8 @@ var (
 		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for everything\b`)),
 		newFilteredRe(regexp.MustCompile(`\bi love you(?: \.|$| so much)`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:its|it is) too late\b`)),
+		// Things given to someone, beside a strong marker.
+		newFilteredRe(regexp.MustCompile(`\b(?:gave|giving|given) (?:\w+ ){0,3}my (?:\w+ )?(?:stuff|things|belongings|possessions|games|clothes|xbox|playstation|console|guitar|jewel\w*|books|records|bike|cat|dog|pets?)\b`)),
 		// An apology for failing, beside a strong marker.
 		newFilteredRe(regexp.MustCompile(`\b(?:im|i am) (?:so )?sorry (?:that )?i (?:couldnt|could not|wasnt|was not|cant)\b`)),
 		newFilteredRe(regexp.MustCompile(`\blast time (?:ill|i will|youll|you will) (?:log on|log in|be on here|post|write|talk to you|message|text|hear from me|see me)\b`)),
@@ -530,7 +533,7 @@ var (
 	// ("is it normal to want to die?" ... "because I do").
 	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|asking for me|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time| btw| tbh| actually)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
 	// farewellRe is a goodbye with finality (not a plain "bye").
-	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all)\b`))
+	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all|remember me)\b`))
 	// heightHereRe is the writer at a height now ("I'm on the bridge").
 	heightHereRe = newFilteredRe(mustCompilePattern(`(?:(?:^|im |i am |standing |sitting |sat |up |out )(?:\w+ ){0,2}(?:on|at|in|atop|on top of)|^(?:at |on )?(?:the )?top of|(?:drove|driven|driving|walked|walking|went|going|came|got|climbed|climbing|made it) (?:out |up |over )?(?:to|onto|up)) (?:the |a |my |this )?(?:top (?:floor )?of (?:the |a |my )?)?(?:\w+ ){0,2}{height}`))
 	// heightSeekRe asks after a height: "what's the tallest building".
@@ -541,7 +544,7 @@ var (
 	tiredRe = newFilteredRe(regexp.MustCompile(`\b(?:im|i am|so|just) (?:so |really |just )?tired(?: \.|$| of (?:everything|it all|this|trying|fighting))`))
 	// heightNextRe is what follows being at a height: its drop, no fear,
 	// a jump, no way back.
-	heightNextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:its|it is|so) (?:so |really |very )?(?:high|far down|a long way down)|not (?:scared|afraid)(?: anymore| of (?:falling|it|the fall))?|jump|jumping|let go|one step|(?:not|never) (?:going|coming|go|come) (?:back|down|home)|(?:its|it is) time)\b`))
+	heightNextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:its|it is|so) (?:so |really |very )?(?:high|far down|a long way down)|not (?:scared|afraid)(?: anymore| of (?:falling|it|the fall))?|jump|jumping|let go|one step|(?:not|never) (?:going|coming|go|come|climbing|getting|walking) (?:back|down|home)|(?:its|it is) time)\b`))
 	// genericPersonRe is a question put in general terms ("do people...",
 	// "is it normal to..."), which a later "because I do" makes one's own.
 	genericPersonRe = newFilteredRe(regexp.MustCompile(`\b(?:you|your|yourself|people|someone|somebody|anyone|anybody|a person|others|normal|weird|common|is it (?:bad|ok|okay|wrong|healthy|strange))\b`))
@@ -591,6 +594,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	}
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
 	despair, generalTalk, atHeight := false, false, false
+	distressAny, meansAsked := false, false
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
@@ -605,6 +609,8 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		anyTiming = anyTiming || hs.timing
 		anyPrep = anyPrep || hs.prep
 		despair = despair || warned(hs) || coreDistress.matchHits(h, hh) || tiredRe.matchHits(h, hh)
+		distressAny = distressAny || distressFamilies(h, hh) > 0
+		meansAsked = meansAsked || (questionStartRe.MatchString(h) && meansRe.matchHits(h, hh))
 		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
 		atHeight = atHeight || ((heightHereRe.matchHits(h, hh) || heightSeekRe.matchHits(h, hh)) && !sightseeingRe.matchHits(h, hh))
 	}
@@ -642,6 +648,10 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		raise(2, 0.7, "a decision after despair earlier")
 	case despair && farewellRe.matchHits(canon, ch):
 		raise(2, 0.65, "a farewell after despair earlier")
+	case distressAny && prepNow:
+		raise(2, 0.65, "preparation after distress earlier")
+	case meansAsked && cur.timing && !cur.suicideTalk:
+		raise(2, 0.65, "a time after a question about a means")
 	}
 	if anyIdeation && escalationRe.matchHits(canon, ch) {
 		raise(2, 0.7, "self-harm or ideation earlier, growing now")
@@ -786,7 +796,7 @@ var distressFams = []filteredRe{
 	newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
 	newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
-	newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate (?:everything about |every (?:part|bit) of )?my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`)),
@@ -988,7 +998,13 @@ func thingSubject(prefix, m string) bool {
 }
 
 func hasLaugh(clause string) bool {
-	for _, t := range strings.Fields(clause) {
+	toks := strings.Fields(clause)
+	for i, t := range toks {
+		if (t == "joking" || t == "kidding") && i > 0 && negators[toks[i-1]] || (i > 1 && toks[i-1] == "even" && negators[toks[i-2]]) {
+			// "not joking", "I'm not even kidding": the writer insists
+			// they mean it, the opposite of a joke.
+			continue
+		}
 		if laughToks[t] {
 			return true
 		}
@@ -1039,3 +1055,7 @@ var topicQuestionRe = regexp.MustCompile(`^(?:is|are|was|were|why|how|what|whats
 func topicQuestion(s string) bool {
 	return topicQuestionRe.MatchString(s) && !hasFirstPerson(s)
 }
+
+// questionStartRe is a message that opens as a question ("does it hurt to
+// drown", "how high is the bridge").
+var questionStartRe = regexp.MustCompile(`^(?:how|does|do|would|will|is|are|can|could|what|whats|which|should)\b`)

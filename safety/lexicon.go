@@ -257,6 +257,7 @@ var typoMap = func() map[string]string {
 	m["b"] = "be"
 	// Vowels dropped in haste: "i wsh i wsa ded", "i dnt wake up".
 	m["dnt"], m["wsh"], m["wnt"], m["wsa"], m["ded"] = "dont", "wish", "want", "was", "dead"
+	m["lif"], m["lyf"] = "life", "life"
 	return m
 }()
 

@@ -461,6 +461,7 @@ var (
 		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for everything\b`)),
 		newFilteredRe(regexp.MustCompile(`\bi love you(?: \.|$| so much)`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:its|it is) too late\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:ill|i will) miss (?:you|yall|everyone|you all|you guys)(?: \.|$| all| so much)`)),
 		// Things given to someone, beside a strong marker.
 		newFilteredRe(regexp.MustCompile(`\b(?:gave|giving|given) (?:\w+ ){0,3}my (?:\w+ )?(?:stuff|things|belongings|possessions|games|clothes|xbox|playstation|console|guitar|jewel\w*|books|records|bike|cat|dog|pets?)\b`)),
 		// An apology for failing, beside a strong marker.
@@ -533,7 +534,7 @@ var (
 	// ("is it normal to want to die?" ... "because I do").
 	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|asking for me|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time| btw| tbh| actually)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
 	// farewellRe is a goodbye with finality (not a plain "bye").
-	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all|remember me)\b`))
+	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all|remember me|(?:saying|said|say) (?:bye|goodbye) to (?:my|him|her|them|everyone))\b`))
 	// heightHereRe is the writer at a height now ("I'm on the bridge").
 	heightHereRe = newFilteredRe(mustCompilePattern(`(?:(?:^|im |i am |standing |sitting |sat |up |out )(?:\w+ ){0,2}(?:on|at|in|atop|on top of)|^(?:at |on )?(?:the )?top of|(?:drove|driven|driving|walked|walking|went|going|came|got|climbed|climbing|made it) (?:out |up |over )?(?:to|onto|up)) (?:the |a |my |this )?(?:top (?:floor )?of (?:the |a |my )?)?(?:\w+ ){0,2}{height}`))
 	// heightSeekRe asks after a height: "what's the tallest building".
@@ -594,7 +595,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	}
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
 	despair, generalTalk, atHeight := false, false, false
-	distressAny, meansAsked := false, false
+	distressAny, meansAsked, afterlife, prepHist, meansHist := false, false, false, false, false
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
@@ -611,6 +612,9 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		despair = despair || warned(hs) || coreDistress.matchHits(h, hh) || tiredRe.matchHits(h, hh)
 		distressAny = distressAny || distressFamilies(h, hh) > 0
 		meansAsked = meansAsked || (questionStartRe.MatchString(h) && meansRe.matchHits(h, hh))
+		afterlife = afterlife || afterlifeRe.MatchString(h)
+		prepHist = prepHist || hs.loweredPrep || hs.prep
+		meansHist = meansHist || meansRe.matchHits(h, hh)
 		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
 		atHeight = atHeight || ((heightHereRe.matchHits(h, hh) || heightSeekRe.matchHits(h, hh)) && !sightseeingRe.matchHits(h, hh))
 	}
@@ -652,6 +656,18 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		raise(2, 0.65, "preparation after distress earlier")
 	case meansAsked && cur.timing && !cur.suicideTalk:
 		raise(2, 0.65, "a time after a question about a means")
+	}
+	if afterlife && findOutRe.MatchString(canon) {
+		raise(3, 0.7, "finding out about death soon, after asking about it")
+	}
+	if anyIdeation && seriousRe.MatchString(canon) {
+		raise(2, 0.7, "insisting after ideation earlier")
+	}
+	if meansAsked && haveMeansRe.MatchString(canon) {
+		raise(2, 0.65, "having the means after asking about it")
+	}
+	if cur.timing && cb.level < 2 && prepHist && meansHist {
+		raise(3, 0.7, "preparation with a means earlier, a time now")
 	}
 	if anyIdeation && escalationRe.matchHits(canon, ch) {
 		raise(2, 0.7, "self-harm or ideation earlier, growing now")
@@ -1059,3 +1075,15 @@ func topicQuestion(s string) bool {
 // questionStartRe is a message that opens as a question ("does it hurt to
 // drown", "how high is the bridge").
 var questionStartRe = regexp.MustCompile(`^(?:how|does|do|would|will|is|are|can|could|what|whats|which|should)\b`)
+
+// Window cues of the seventh chat batch.
+var (
+	// afterlifeRe asks about what comes after death.
+	afterlifeRe = regexp.MustCompile(`\b(?:hell|heaven|afterlife|after death|after (?:we|you) die|anything after|life after)\b`)
+	// findOutRe is finding that out soon oneself.
+	findOutRe = regexp.MustCompile(`\b(?:ill|i will|i might|i may|going to|im going to|about to) (?:\w+ )?find out (?:soon|tonight|tomorrow|for myself|myself)\b`)
+	// seriousRe insists a statement is meant.
+	seriousRe = regexp.MustCompile(`^(?:(?:its a |this is a |a )?serious question|im (?:being )?serious|(?:im )?not joking|(?:im )?not kidding|for real|seriously)(?: \.|$| though| tho)`)
+	// haveMeansRe says one has a means at hand.
+	haveMeansRe = regexp.MustCompile(`^(?:i have|ive|i got|ive got|got|we have) (?:a |the |my |some |enough )?(?:\w+ )?(?:garage|car|rope|gun|pills|tablets|bridge|balcony|roof|bleach|charcoal|helium)(?: \.|$| here| at home| right here)`)
+)

@@ -427,6 +427,10 @@ var slangPhrases = []struct {
 	{[]string{"oding"}, []string{"overdosing"}},
 	{[]string{"oded"}, []string{"overdosed"}},
 	{[]string{"im", "gonna"}, []string{"im", "going", "to"}},
+	// "should of been", "could of", "would of": the perfect as heard.
+	{[]string{"should", "of"}, []string{"should", "have"}},
+	{[]string{"could", "of"}, []string{"could", "have"}},
+	{[]string{"would", "of"}, []string{"would", "have"}},
 }
 
 // slangIndex maps a first token to the phrases that start with it.

@@ -53,7 +53,7 @@ var (
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
 	// absenceExcuseRe is an ordinary reason to be away or silent.
-	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -529,7 +529,7 @@ func pastOnly(res scanResult) bool {
 var (
 	// resolveRe is a decision said without its object: "I've made up my
 	// mind", "it's time". After despair or ideation it is intent.
-	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore|(?:going to|will|ill|decided to) make (?:it|things|life) (?:easy|easier|better|simpler) for (?:them|everyone|everybody|my family|you all|all of you|you guys))` + endBound)))
+	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore|(?:going to|will|ill|decided to) make (?:it|things|life) (?:easy|easier|better|simpler) for (?:them|everyone|everybody|my family|you all|all of you|you guys)|(?:going to|will|ill|decided to) (?:fix|change|solve|sort) (?:that|this|it)(?: for them)? (?:tonight|today|now|soon))` + endBound)))
 	// confessRe is a short reply that owns an earlier general question
 	// ("is it normal to want to die?" ... "because I do").
 	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|asking for me|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time| btw| tbh| actually)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
@@ -595,7 +595,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	}
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
 	despair, generalTalk, atHeight := false, false, false
-	distressAny, meansAsked, afterlife, prepHist, meansHist := false, false, false, false, false
+	distressAny, meansAsked, afterlife, prepHist, meansHist, relapsedHist := false, false, false, false, false, false
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
@@ -615,6 +615,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		afterlife = afterlife || afterlifeRe.MatchString(h)
 		prepHist = prepHist || hs.loweredPrep || hs.prep
 		meansHist = meansHist || meansRe.matchHits(h, hh)
+		relapsedHist = relapsedHist || relapsedRe.MatchString(h)
 		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
 		atHeight = atHeight || ((heightHereRe.matchHits(h, hh) || heightSeekRe.matchHits(h, hh)) && !sightseeingRe.matchHits(h, hh))
 	}
@@ -656,6 +657,15 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		raise(2, 0.65, "preparation after distress earlier")
 	case meansAsked && cur.timing && !cur.suicideTalk:
 		raise(2, 0.65, "a time after a question about a means")
+	}
+	if meansAsked && (prepNow || resolve) {
+		raise(3, 0.7, "a decision after asking about a means")
+	}
+	if meansHist && goalFragRe.MatchString(canon) {
+		raise(3, 0.7, "a means earlier, the goal of dying now")
+	}
+	if relapsedHist && selfHarmWordRe.MatchString(canon) {
+		raise(2, 0.65, "self-injury words after a relapse")
 	}
 	if afterlife && findOutRe.MatchString(canon) {
 		raise(3, 0.7, "finding out about death soon, after asking about it")
@@ -1086,4 +1096,14 @@ var (
 	seriousRe = regexp.MustCompile(`^(?:(?:its a |this is a |a )?serious question|im (?:being )?serious|(?:im )?not joking|(?:im )?not kidding|for real|seriously)(?: \.|$| though| tho)`)
 	// haveMeansRe says one has a means at hand.
 	haveMeansRe = regexp.MustCompile(`^(?:i have|ive|i got|ive got|got|we have) (?:a |the |my |some |enough )?(?:\w+ )?(?:garage|car|rope|gun|pills|tablets|bridge|balcony|roof|bleach|charcoal|helium)(?: \.|$| here| at home| right here)`)
+)
+
+// Window cues of the eighth chat batch.
+var (
+	// goalFragRe is the goal of dying said on its own ("enough to not wake up").
+	goalFragRe = regexp.MustCompile(`\b(?:enough to (?:not wake up|never wake up|die|kill me|end it|do it|overdose|od)|so (?:that )?i (?:dont|wont|never) wake up|to (?:end it|die|not wake up)(?: \.|$))`)
+	// relapsedRe is a bare relapse of one's own.
+	relapsedRe = regexp.MustCompile(`^i (?:just |have |ve )?relapsed(?: \.|$| again| last night| today| tonight)`)
+	// selfHarmWordRe names cuts, burns or a blade.
+	selfHarmWordRe = regexp.MustCompile(`\b(?:cuts|cut|wounds|burns|blade|razor|bleeding|scars)\b`)
 )

@@ -79,7 +79,7 @@ func evalChat(t *testing.T, f *Floor, name string) chatFigures {
 // TestChatReportHalfWithTheScorerHoldsItsGround measures the gate as
 // NewFloor builds it (rules plus the learned scorer) on the reporting half.
 // The bar is recall of at least 0.95 at level >= 2 with at most one
-// false crisis in fifty; the gate does not reach it yet (72 of 82 caught,
+// false crisis in fifty; the gate does not reach it yet (74 of 82 caught,
 // 4 false crises in 82 when last measured: the scorer, trained on forum
 // posts and tweets, adds no recall on one-line chat messages and raises two
 // of the hard negatives). Until it does, this test holds those figures so
@@ -87,8 +87,8 @@ func evalChat(t *testing.T, f *Floor, name string) chatFigures {
 func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	c := evalChat(t, NewFloor(), "chat-report.jsonl")
 	c.enough(t)
-	if c.caught < 72 {
-		t.Errorf("reporting half: %d of %d crisis messages caught, want at least 72 (missed %v)", c.caught, c.positives, c.missed)
+	if c.caught < 74 {
+		t.Errorf("reporting half: %d of %d crisis messages caught, want at least 74 (missed %v)", c.caught, c.positives, c.missed)
 	}
 	if c.falseCrisis > 4 {
 		t.Errorf("reporting half: %d false crises, want at most 4 (ids %v)", c.falseCrisis, c.falseIDs)
@@ -99,17 +99,59 @@ func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 }
 
 // TestChatReportHalfRulesAlone holds the rules without a scorer to what they
-// reached on the reporting half when it was last measured (72 of 82 crisis
+// reached on the reporting half when it was last measured (74 of 82 crisis
 // messages, 2 false crises in 82): a change to the rules must not lose
 // ground on messages it was not written for.
 func TestChatReportHalfRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-report.jsonl")
 	c.enough(t)
-	if c.caught < 72 {
-		t.Errorf("reporting half, rules alone: %d of %d crisis messages caught, want at least 72 (missed %v)", c.caught, c.positives, c.missed)
+	if c.caught < 74 {
+		t.Errorf("reporting half, rules alone: %d of %d crisis messages caught, want at least 74 (missed %v)", c.caught, c.positives, c.missed)
 	}
 	if c.falseCrisis > 2 {
 		t.Errorf("reporting half, rules alone: %d false crises, want at most 2 (ids %v)", c.falseCrisis, c.falseIDs)
+	}
+}
+
+// The fresh reporting half (chat-fresh-report.jsonl, 60 + 60) was written
+// and frozen before the rules of the fifth to ninth batches; its rows were
+// never read while tuning. It is far below the bar: rules fitted to the
+// messages they were written against catch few of their siblings written
+// the same day. These tests hold what it measured once, at the end (rules
+// 27 of 60 caught with 5 false crises; with the scorer 30 of 60 with 6), so
+// that no change loses ground there, and log the gap to the bar.
+
+// TestChatFreshReportHalfRulesAlone holds the rules alone to their figures
+// on the fresh reporting half.
+func TestChatFreshReportHalfRulesAlone(t *testing.T) {
+	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-fresh-report.jsonl")
+	c.atLeast(t, 60)
+	if c.caught < 27 {
+		t.Errorf("fresh reporting half, rules alone: %d of %d crisis messages caught, want at least 27", c.caught, c.positives)
+	}
+	if c.falseCrisis > 5 {
+		t.Errorf("fresh reporting half, rules alone: %d false crises, want at most 5", c.falseCrisis)
+	}
+}
+
+// TestChatFreshReportHalfWithTheScorerHoldsItsGround holds the gate as
+// NewFloor builds it to its figures on the fresh reporting half; in a build
+// without a scorer it is skipped.
+func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
+	f := NewFloor()
+	if f.scorer == nil {
+		t.Skip("no learned scorer in this build")
+	}
+	c := evalChat(t, f, "chat-fresh-report.jsonl")
+	c.atLeast(t, 60)
+	if c.caught < 30 {
+		t.Errorf("fresh reporting half: %d of %d crisis messages caught, want at least 30", c.caught, c.positives)
+	}
+	if c.falseCrisis > 6 {
+		t.Errorf("fresh reporting half: %d false crises, want at most 6", c.falseCrisis)
+	}
+	if c.recall() < 0.95 || c.falseRate() > 0.02 {
+		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
 	}
 }
 

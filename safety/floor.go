@@ -32,12 +32,12 @@ var (
 
 var (
 	// pastRe marks a clause as about the past.
-	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time))\b`))
+	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time)|(?:a|one|two|three|few|\d+) decades? ago|(?:a decade|decades|(?:a|one|two|three|four|five|few|many|\d+) years?) since (?:my|i))\b`))
 	// pastYearRe dates a statement to a year; it reads as past only when
 	// the message also says the person is past it now.
 	pastYearRe = newFilteredRe(regexp.MustCompile(`\b(?:in|back in) (?:19|20)\d\d\b`))
 	// recoveryRe marks a text that says the person is past it now.
-	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean)\b`))
+	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean|(?:im|i am|were|we are) (?:getting married|engaged|having a baby|expecting))\b`))
 	// reportRe marks reported speech of someone else in a clause.
 	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody) (?:said|says|told me|texted|texts|messaged|posted|wrote|keeps saying|kept saying|tells me|told us|told everyone|admitted|confessed)\b`))
 	// fictionRe marks a clause about a story or a character.
@@ -53,7 +53,7 @@ var (
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
 	// absenceExcuseRe is an ordinary reason to be away or silent.
-	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|farewell party|graduat\w*|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -224,7 +224,7 @@ func (s scanResult) best() match {
 var (
 	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself|yourself|yourselves)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
-	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped)\b`))
+	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped|(?:dont|do not) (?:try to |bother (?:trying to )?)?(?:find|look for|save|stop) me)\b`))
 	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|two|three) (?:hours|days)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
 	// timingNumRe is timing said with a number (its own pattern, so that
 	// it runs only on texts with a digit).
@@ -262,7 +262,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
 	distressed := fams > 0 || strings.Contains(canon, "depress")
-	ownContext := res.suicideTalk || distressed || inSentence(aftermathRe)
+	ownContext := res.suicideTalk || distressed || inSentence(aftermathRe) || (inSentence(heightHereRe) && !inSentence(sightseeingRe))
 	context = histTalk || context || ownContext
 	for i := range f.rules {
 		r := &f.rules[i]
@@ -354,7 +354,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 			case r.excusable && inSentence(absenceExcuseRe):
 				m.level, mod = 0, "ordinary_absence"
-			case isMethodRule(r.id) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all):
+			case (isMethodRule(r.id) || topicQuestion(canon[sentStart(clauses, loc[0]):loc[1]])) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all):
 				m.level, mod = 0, "research"
 			case r.frame && !distressed && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
 				m.level, mod = 0, "everyday_use"
@@ -450,6 +450,10 @@ var (
 		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:trying|all you did|always being there|being there for me|trying to help)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real)|(?:its been|it was|it has been) (?:nice|good|great|an honou?r|a pleasure) knowing (?:you|everyone|yall))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:take care of (?:my|each other|yourselves|mom|mum|dad)|dont blame (?:yourself|yourselves)|(?:it|its|it is|it was) not your fault|it wasnt your fault|see you on the other side)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:told|tell|asked|ask) (?:\w+ ){1,2}to )?remember me(?: \.|$| ok| okay| please| when)`)),
+		// An apology for not lasting.
+		newFilteredRe(regexp.MustCompile(`\b(?:couldnt|could not) (?:hold on|keep fighting)(?: \.|$| any ?longer| anymore)`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:sorry|forgive me) (?:that )?i (?:wasnt|was not|couldnt be|could not be|was never) (?:stronger|strong enough)\b`)),
 	}
 	farewellWeak = []filteredRe{
 		newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell)\b`)),
@@ -457,6 +461,12 @@ var (
 		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for everything\b`)),
 		newFilteredRe(regexp.MustCompile(`\bi love you(?: \.|$| so much)`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:its|it is) too late\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:ill|i will) miss (?:you|yall|everyone|you all|you guys)(?: \.|$| all| so much)`)),
+		// Things given to someone, beside a strong marker.
+		newFilteredRe(regexp.MustCompile(`\b(?:gave|giving|given) (?:\w+ ){0,3}my (?:\w+ )?(?:stuff|things|belongings|possessions|games|clothes|xbox|playstation|console|guitar|jewel\w*|books|records|bike|cat|dog|pets?)\b`)),
+		// An apology for failing, beside a strong marker.
+		newFilteredRe(regexp.MustCompile(`\b(?:im|i am) (?:so )?sorry (?:that )?i (?:couldnt|could not|wasnt|was not|cant)\b`)),
+		newFilteredRe(regexp.MustCompile(`\blast time (?:ill|i will|youll|you will) (?:log on|log in|be on here|post|write|talk to you|message|text|hear from me|see me)\b`)),
 	}
 )
 
@@ -519,20 +529,26 @@ func pastOnly(res scanResult) bool {
 var (
 	// resolveRe is a decision said without its object: "I've made up my
 	// mind", "it's time". After despair or ideation it is intent.
-	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore)` + endBound)))
+	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore|(?:going to|will|ill|decided to) make (?:it|things|life) (?:easy|easier|better|simpler) for (?:them|everyone|everybody|my family|you all|all of you|you guys)|(?:going to|will|ill|decided to) (?:fix|change|solve|sort) (?:that|this|it)(?: for them)? (?:tonight|today|now|soon)|(?:ive|i have|ive got|i got) a plan(?: too| as well)?(?: \.|$))` + endBound)))
 	// confessRe is a short reply that owns an earlier general question
 	// ("is it normal to want to die?" ... "because I do").
-	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
+	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|asking for me|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time| btw| tbh| actually)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
 	// farewellRe is a goodbye with finality (not a plain "bye").
-	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all)\b`))
+	farewellRe = newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell|(?:thank you|thanks) for everything|(?:wont|will not) need (?:to|you|this) anymore|take care of yourself|this is it|its been nice knowing you|love you all|remember me|(?:saying|said|say) (?:bye|goodbye) to (?:my|him|her|them|everyone))\b`))
 	// heightHereRe is the writer at a height now ("I'm on the bridge").
-	heightHereRe = newFilteredRe(mustCompilePattern(`(?:im|i am|standing|sitting|sat|up) (?:\w+ ){0,2}(?:on|at|in|atop|on top of) (?:the |a |my |this )?(?:top (?:floor )?of (?:the |a |my )?)?(?:\w+ ){0,2}{height}`))
+	heightHereRe = newFilteredRe(mustCompilePattern(`(?:(?:^|im |i am |standing |sitting |sat |up |out )(?:\w+ ){0,2}(?:on|at|in|atop|on top of)|^(?:at |on )?(?:the )?top of|(?:drove|driven|driving|walked|walking|went|going|came|got|climbed|climbing|made it) (?:out |up |over )?(?:to|onto|up)) (?:the |a |my |this )?(?:top (?:floor )?of (?:the |a |my )?)?(?:\w+ ){0,2}{height}`))
+	// heightSeekRe asks after a height: "what's the tallest building".
+	heightSeekRe = newFilteredRe(mustCompilePattern(`(?:tallest|highest) (?:\w+ )?{height}|how (?:high|tall) is (?:the |that |this )?(?:\w+ )?{height}`))
+	// escalationRe says self-harm or ideation is growing: "deeper every time".
+	escalationRe = newFilteredRe(regexp.MustCompile(`\b(?:getting worse|(?:worse|deeper|harder|stronger|more often) (?:every|each) (?:time|day|night)|(?:deeper|worse|stronger) than (?:before|last time|ever)|more and more often)\b`))
+	// tiredRe is a bare statement of exhaustion, despair when a farewell follows it.
+	tiredRe = newFilteredRe(regexp.MustCompile(`\b(?:im|i am|so|just) (?:so |really |just )?tired(?: \.|$| of (?:everything|it all|this|trying|fighting))`))
 	// heightNextRe is what follows being at a height: its drop, no fear,
 	// a jump, no way back.
-	heightNextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:its|it is|so) (?:so |really |very )?(?:high|far down|a long way down)|not (?:scared|afraid)(?: anymore| of (?:falling|it|the fall))?|jump|jumping|let go|one step|(?:not|never) (?:going|coming) (?:back|down|home)|(?:its|it is) time)\b`))
+	heightNextRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:its|it is|so) (?:so |really |very )?(?:high|far down|a long way down)|not (?:scared|afraid)(?: anymore| of (?:falling|it|the fall))?|jump|jumping|let go|one step|(?:not|never) (?:going|coming|go|come|climbing|getting|walking) (?:back|down|home)|(?:doesnt|does not|dont) look (?:that |so |very )?(?:far|high|bad)|(?:its|it is) time)\b`))
 	// genericPersonRe is a question put in general terms ("do people...",
 	// "is it normal to..."), which a later "because I do" makes one's own.
-	genericPersonRe = newFilteredRe(regexp.MustCompile(`\b(?:you|your|yourself|people|someone|somebody|anyone|anybody|a person|others|normal|weird|common)\b`))
+	genericPersonRe = newFilteredRe(regexp.MustCompile(`\b(?:you|your|yourself|people|someone|somebody|anyone|anybody|a person|others|normal|weird|common|is it (?:bad|ok|okay|wrong|healthy|strange))\b`))
 	// sightseeingRe is a height visited for its view.
 	sightseeingRe = newFilteredRe(regexp.MustCompile(`\b(?:view|views|tour|beautiful|amazing|gorgeous|stunning|pretty|sightseeing|photos?|pictures|selfie|sunset|sunrise|hike|hiking|lighthouse|observation)\b`))
 )
@@ -579,6 +595,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	}
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
 	despair, generalTalk, atHeight := false, false, false
+	distressAny, meansAsked, afterlife, prepHist, meansHist, relapsedHist := false, false, false, false, false, false
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
@@ -592,9 +609,15 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		anyTalk = anyTalk || hs.suicideTalk
 		anyTiming = anyTiming || hs.timing
 		anyPrep = anyPrep || hs.prep
-		despair = despair || warned(hs) || coreDistress.matchHits(h, hh)
+		despair = despair || warned(hs) || coreDistress.matchHits(h, hh) || tiredRe.matchHits(h, hh)
+		distressAny = distressAny || distressFamilies(h, hh) > 0
+		meansAsked = meansAsked || (questionStartRe.MatchString(h) && meansRe.matchHits(h, hh))
+		afterlife = afterlife || afterlifeRe.MatchString(h)
+		prepHist = prepHist || hs.loweredPrep || hs.prep
+		meansHist = meansHist || meansRe.matchHits(h, hh)
+		relapsedHist = relapsedHist || relapsedRe.MatchString(h)
 		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
-		atHeight = atHeight || (heightHereRe.matchHits(h, hh) && !sightseeingRe.matchHits(h, hh))
+		atHeight = atHeight || ((heightHereRe.matchHits(h, hh) || heightSeekRe.matchHits(h, hh)) && !sightseeingRe.matchHits(h, hh))
 	}
 	ch := cur.hits
 	if ch == nil {
@@ -630,8 +653,36 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		raise(2, 0.7, "a decision after despair earlier")
 	case despair && farewellRe.matchHits(canon, ch):
 		raise(2, 0.65, "a farewell after despair earlier")
+	case distressAny && prepNow:
+		raise(2, 0.65, "preparation after distress earlier")
+	case meansAsked && cur.timing && !cur.suicideTalk:
+		raise(2, 0.65, "a time after a question about a means")
 	}
-	if generalTalk && confessRe.matchHits(canon, ch) {
+	if meansAsked && (prepNow || resolve) {
+		raise(3, 0.7, "a decision after asking about a means")
+	}
+	if meansHist && goalFragRe.MatchString(canon) {
+		raise(3, 0.7, "a means earlier, the goal of dying now")
+	}
+	if relapsedHist && selfHarmWordRe.MatchString(canon) {
+		raise(2, 0.65, "self-injury words after a relapse")
+	}
+	if afterlife && findOutRe.MatchString(canon) {
+		raise(3, 0.7, "finding out about death soon, after asking about it")
+	}
+	if anyIdeation && seriousRe.MatchString(canon) {
+		raise(2, 0.7, "insisting after ideation earlier")
+	}
+	if meansAsked && haveMeansRe.MatchString(canon) {
+		raise(2, 0.65, "having the means after asking about it")
+	}
+	if cur.timing && cb.level < 2 && prepHist && meansHist {
+		raise(3, 0.7, "preparation with a means earlier, a time now")
+	}
+	if anyIdeation && escalationRe.matchHits(canon, ch) {
+		raise(2, 0.7, "self-harm or ideation earlier, growing now")
+	}
+	if (generalTalk || anyIdeation) && confessRe.matchHits(canon, ch) {
 		raise(2, 0.7, "owning an earlier question about dying")
 	}
 	if atHeight && !sightseeingRe.matchHits(canon, ch) && (heightNextRe.matchHits(canon, ch) || resolve) {
@@ -771,7 +822,7 @@ var distressFams = []filteredRe{
 	newFilteredRe(regexp.MustCompile(`(?:^|\b)(?:cant (?:do|take|handle) (?:this|it|any of this)(?: anymore| any longer)?|cant (?:keep going|go on|anymore)|im (?:so )?done(?: \.|$| with (?:everything|it all|life|this))|want to be done|so done|give up|giving up|gave up)` + endBound)),
 	newFilteredRe(regexp.MustCompile(`\b(?:tired of (?:everything|it all|fighting|trying|being|living|life|this)|(?:so|really|just|very|extremely|tremendously) (?:tired|exhausted)|exhausted|worn out|drained|(?:life|everything|it) is (?:just )?(?:getting )?too much)\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:no point|pointless|whats the point|nothing matters|meaningless|no (?:\w+ )?future|no hope|hopeless|never get better|wont get better|lost everything|my life is over|its over for me|no options left|nothing left)\b`)),
-	newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
+	newFilteredRe(regexp.MustCompile(`\b(?:worthless|useless|a burden|burden to|failure|pathetic|waste of (?:space|air|life)|hate myself|hate (?:everything about |every (?:part|bit) of )?my life|disgusted (?:by|with) myself|piece of (?:shit|trash))\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:alone|lonely|no one cares|nobody cares|no one would (?:care|miss|notice)|no friends|no one to talk)\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:trapped|no way out|stuck|cant escape|need a way out|want out|escape)\b`)),
 	newFilteredRe(regexp.MustCompile(`\b(?:numb|empty|feel nothing|dead inside|dont want to feel|want (?:the pain|it) to stop|so much pain|in so much pain|hurts so much)\b`)),
@@ -973,7 +1024,13 @@ func thingSubject(prefix, m string) bool {
 }
 
 func hasLaugh(clause string) bool {
-	for _, t := range strings.Fields(clause) {
+	toks := strings.Fields(clause)
+	for i, t := range toks {
+		if (t == "joking" || t == "kidding") && i > 0 && negators[toks[i-1]] || (i > 1 && toks[i-1] == "even" && negators[toks[i-2]]) {
+			// "not joking", "I'm not even kidding": the writer insists
+			// they mean it, the opposite of a joke.
+			continue
+		}
 		if laughToks[t] {
 			return true
 		}
@@ -1014,3 +1071,39 @@ func ruleNote(r *rule) string {
 	}
 	return r.id
 }
+
+// topicQuestionRe is a sentence that asks about a topic ("is self-harm more
+// common in ...", "why do people ...").
+var topicQuestionRe = regexp.MustCompile(`^(?:is|are|was|were|why|how|what|whats|does|do|did|which|when|who)\b`)
+
+// topicQuestion reports a question about a topic, with no first-person word
+// up to the match: with a research frame it is study, not disclosure.
+func topicQuestion(s string) bool {
+	return topicQuestionRe.MatchString(s) && !hasFirstPerson(s)
+}
+
+// questionStartRe is a message that opens as a question ("does it hurt to
+// drown", "how high is the bridge").
+var questionStartRe = regexp.MustCompile(`^(?:how|does|do|would|will|is|are|can|could|what|whats|which|should)\b`)
+
+// Window cues of the seventh chat batch.
+var (
+	// afterlifeRe asks about what comes after death.
+	afterlifeRe = regexp.MustCompile(`\b(?:hell|heaven|afterlife|after death|after (?:we|you) die|anything after|life after)\b`)
+	// findOutRe is finding that out soon oneself.
+	findOutRe = regexp.MustCompile(`\b(?:ill|i will|i might|i may|going to|im going to|about to) (?:\w+ )?find out (?:soon|tonight|tomorrow|for myself|myself)\b`)
+	// seriousRe insists a statement is meant.
+	seriousRe = regexp.MustCompile(`^(?:(?:its a |this is a |a )?serious question|im (?:being )?serious|(?:im )?not joking|(?:im )?not kidding|for real|seriously)(?: \.|$| though| tho)`)
+	// haveMeansRe says one has a means at hand.
+	haveMeansRe = regexp.MustCompile(`^(?:i have|ive|i got|ive got|got|we have) (?:a |the |my |some |enough )?(?:\w+ )?(?:garage|car|rope|gun|pills|tablets|bridge|balcony|roof|bleach|charcoal|helium)(?: \.|$| here| at home| right here)`)
+)
+
+// Window cues of the eighth chat batch.
+var (
+	// goalFragRe is the goal of dying said on its own ("enough to not wake up").
+	goalFragRe = regexp.MustCompile(`\b(?:enough to (?:not wake up|never wake up|die|kill me|end it|do it|overdose|od)|so (?:that )?i (?:dont|wont|never) wake up|to (?:end it|die|not wake up)(?: \.|$))`)
+	// relapsedRe is a bare relapse of one's own.
+	relapsedRe = regexp.MustCompile(`^i (?:just |have |ve )?relapsed(?: \.|$| again| last night| today| tonight)`)
+	// selfHarmWordRe names cuts, burns or a blade.
+	selfHarmWordRe = regexp.MustCompile(`\b(?:cuts|cut|wounds|burns|blade|razor|bleeding|scars)\b`)
+)

@@ -262,5 +262,7 @@ func TestEvasionDoesNotSlipUnderTheModel(t *testing.T) {
 // evasionModel are messages the rules alone leave below crisis and the
 // model raises (written for this test).
 var evasionModel = []string{
-	"I don't see myself alive next year",
+	"I don't see myself alive next year", // the rules read it since the fifth chat batch
+	"I hate myself so much I can't do this",
+	"life is pointless and I'm so tired",
 }

@@ -255,6 +255,9 @@ var typoMap = func() map[string]string {
 	m["kil"], m["kll"] = "kill", "kill"
 	// Chat shorthand the normalizer keeps: "i dont want to b alive".
 	m["b"] = "be"
+	// Vowels dropped in haste: "i wsh i wsa ded", "i dnt wake up".
+	m["dnt"], m["wsh"], m["wnt"], m["wsa"], m["ded"] = "dont", "wish", "want", "was", "dead"
+	m["lif"], m["lyf"] = "life", "life"
 	return m
 }()
 

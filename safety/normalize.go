@@ -174,8 +174,13 @@ func normalize(text string, lex *lexicon) string {
 			b.WriteByte(' ')
 		default:
 			// Punctuation, symbols, emoji: a word break. Homoglyph symbols that
-			// stand for letters (such as '¡') are folded first.
-			if s, ok := foldRune(r); ok && len(s) == 1 && s[0] >= 'a' && s[0] <= 'z' && wordNeighbours(rs, i) {
+			// stand for letters (such as '¡') are folded first; the emoji of a
+			// means ("🔫 to my head") are read as its word.
+			if w, ok := emojiWords[r]; ok {
+				b.WriteByte(' ')
+				b.WriteString(w)
+				b.WriteByte(' ')
+			} else if s, ok := foldRune(r); ok && len(s) == 1 && s[0] >= 'a' && s[0] <= 'z' && wordNeighbours(rs, i) {
 				b.WriteString(s)
 			} else {
 				b.WriteByte(' ')
@@ -380,6 +385,13 @@ var slangPhrases = []struct {
 	{[]string{"gonna"}, []string{"going", "to"}},
 	{[]string{"gotta"}, []string{"got", "to"}},
 	{[]string{"tryna"}, []string{"trying", "to"}},
+	{[]string{"finna"}, []string{"going", "to"}},
+	{[]string{"ima"}, []string{"im", "going", "to"}},
+	{[]string{"imma"}, []string{"im", "going", "to"}},
+	{[]string{"tn"}, []string{"tonight"}},
+	{[]string{"offed", "myself"}, []string{"killed", "myself"}},
+	{[]string{"off", "myself"}, []string{"kill", "myself"}},
+	{[]string{"offing", "myself"}, []string{"killing", "myself"}},
 	{[]string{"dont"}, []string{"dont"}},
 	{[]string{"don"}, []string{"dont"}},
 	{[]string{"do", "not"}, []string{"dont"}},
@@ -422,6 +434,10 @@ var slangPhrases = []struct {
 	{[]string{"oding"}, []string{"overdosing"}},
 	{[]string{"oded"}, []string{"overdosed"}},
 	{[]string{"im", "gonna"}, []string{"im", "going", "to"}},
+	// "should of been", "could of", "would of": the perfect as heard.
+	{[]string{"should", "of"}, []string{"should", "have"}},
+	{[]string{"could", "of"}, []string{"could", "have"}},
+	{[]string{"would", "of"}, []string{"would", "have"}},
 }
 
 // slangIndex maps a first token to the phrases that start with it.
@@ -466,4 +482,14 @@ func applySlang(toks []string) []string {
 	// Second pass for contractions produced by the first ("i" "am" after
 	// "wanna" rewrites do not occur, but "do not" inside phrases may).
 	return out
+}
+
+// emojiWords are the emoji that stand as the noun of a means ("🔫 to my
+// head", "took a bunch of 💊"), read as that word. Faces and hearts stay
+// word breaks: they carry tone, not content. A knife or a drop of blood is
+// as often a decoration between the words of a phrase, where a word would
+// break the phrase, so they stay breaks too.
+var emojiWords = map[rune]string{
+	'\U0001F52B': "gun",   // pistol
+	'\U0001F48A': "pills", // pill
 }

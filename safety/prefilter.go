@@ -353,7 +353,17 @@ func byteClass(b byte) int {
 
 type acAutomaton struct {
 	next [][acClasses]int32
-	out  [][]int32
+	// outIDs[outStart[st]:outStart[st+1]] are the literal sets state st
+	// completes. Flat, pointer-free arrays rather than a slice per state:
+	// the garbage collector never scans them (a [][]int32 of 250,000
+	// states put a quarter of a million pointers in every GC cycle).
+	outStart []int32
+	outIDs   []int32
+}
+
+// outputs returns the literal sets state st completes.
+func (a *acAutomaton) outputs(st int32) []int32 {
+	return a.outIDs[a.outStart[st]:a.outStart[st+1]]
 }
 
 var automaton *acAutomaton
@@ -361,7 +371,8 @@ var automaton *acAutomaton
 func init() { automaton = buildAutomaton(litSets) }
 
 func buildAutomaton(sets [][]string) *acAutomaton {
-	a := &acAutomaton{next: make([][acClasses]int32, 1), out: make([][]int32, 1)}
+	a := &acAutomaton{next: make([][acClasses]int32, 1)}
+	out := make([][]int32, 1)
 	for id, set := range sets {
 		for _, lit := range set {
 			st := int32(0)
@@ -369,12 +380,12 @@ func buildAutomaton(sets [][]string) *acAutomaton {
 				c := byteClass(lit[i])
 				if a.next[st][c] == 0 {
 					a.next = append(a.next, [acClasses]int32{})
-					a.out = append(a.out, nil)
+					out = append(out, nil)
 					a.next[st][c] = int32(len(a.next) - 1)
 				}
 				st = a.next[st][c]
 			}
-			a.out[st] = append(a.out[st], int32(id))
+			out[st] = append(out[st], int32(id))
 		}
 	}
 	// Breadth-first: failure links, resolved into full transitions.
@@ -388,7 +399,7 @@ func buildAutomaton(sets [][]string) *acAutomaton {
 	for len(queue) > 0 {
 		st := queue[0]
 		queue = queue[1:]
-		a.out[st] = append(a.out[st], a.out[fail[st]]...)
+		out[st] = append(out[st], out[fail[st]]...)
 		for c := 0; c < acClasses; c++ {
 			if s := a.next[st][c]; s != 0 {
 				fail[s] = a.next[fail[st]][c]
@@ -397,6 +408,16 @@ func buildAutomaton(sets [][]string) *acAutomaton {
 				a.next[st][c] = a.next[fail[st]][c]
 			}
 		}
+	}
+	a.outStart = make([]int32, len(out)+1)
+	total := 0
+	for _, o := range out {
+		total += len(o)
+	}
+	a.outIDs = make([]int32, 0, total)
+	for st, o := range out {
+		a.outIDs = append(a.outIDs, o...)
+		a.outStart[st+1] = int32(len(a.outIDs))
 	}
 	return a
 }
@@ -431,7 +452,7 @@ func sentenceHits(canon string, clauses []int) (hits, []hits) {
 			h = sent[ci]
 		}
 		st = a.next[st][byteClass(canon[i])]
-		for _, id := range a.out[st] {
+		for _, id := range a.outputs(st) {
 			all[id/64] |= 1 << (id % 64)
 			h[id/64] |= 1 << (id % 64)
 		}
@@ -444,7 +465,7 @@ func addHits(h hits, s string) {
 	st := int32(0)
 	for i := 0; i < len(s); i++ {
 		st = a.next[st][byteClass(s[i])]
-		for _, id := range a.out[st] {
+		for _, id := range a.outputs(st) {
 			h[id/64] |= 1 << (id % 64)
 		}
 	}

@@ -87,6 +87,7 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 		latency    time.Duration
 		dir        string
 		cpuprofile string
+		memprofile string
 		skipEcho   bool
 	)
 	fs.IntVar(&load.people, "people", 100, "how many simulated people write to Haven")
@@ -97,6 +98,7 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 	fs.DurationVar(&latency, "model-latency", 0, "serve a fake model answering after this long (0: no model, scripted replies)")
 	fs.StringVar(&dir, "dir", "", "`folder` for the bench database (default: a temporary folder, removed after)")
 	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the Haven run to `file`")
+	fs.StringVar(&memprofile, "memprofile", "", "write a profile of what the process allocated, up to the end of the Haven run, to `file`")
 	fs.BoolVar(&skipEcho, "no-echo", false, "skip the echo-bot run")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -151,6 +153,11 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 	}
 	if err != nil {
 		return fmt.Errorf("haven run: %w", err)
+	}
+	if memprofile != "" {
+		if err := writeAllocs(memprofile); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(std.out, "%-9s %8s %9s %10s %10s %10s %10s\n", "", "messages", "seconds", "msgs/s", "p50", "p95", "p99")
 	printResult(std.out, "haven", full)
@@ -437,4 +444,18 @@ func checkExactlyOnce(sent []telegramtest.Sent, load benchLoad) error {
 		return fmt.Errorf("chat %d, no person's, got %d messages", chat, n)
 	}
 	return nil
+}
+
+// writeAllocs writes the allocations profile (everything allocated since
+// the process started, sampled) to path.
+func writeAllocs(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create memory profile: %w", err)
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("write memory profile %s: %w", path, err)
+	}
+	return f.Close()
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -71,3 +73,25 @@ func TestBenchRefusesAMeaninglessLoad(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestBenchWritesTheProfilesAskedFor(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.prof"), filepath.Join(dir, "mem.prof")
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	args := []string{"bench", "-people", "3", "-messages", "1", "-no-echo", "-cpuprofile", cpu, "-memprofile", mem, "-dir", dir}
+	if code := run(ctx, args, stdio{in: strings.NewReader(""), out: &out, err: &errb}, func(string) (string, bool) { return "", false }); code != 0 {
+		t.Fatalf("haven bench exited %d; stderr:\n%s", code, errb.String())
+	}
+	for _, p := range []string{cpu, mem} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A pprof profile is gzip-compressed protobuf.
+		if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s is not a gzip-compressed profile (%d bytes)", filepath.Base(p), len(b))
+		}
+	}
+}

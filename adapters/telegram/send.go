@@ -103,6 +103,17 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	return a.sendPart(ctx, t, t.replyTo, out.Text, a.choicesMarkup(out))
 }
 
+// inReply makes c a reply to message replyTo (sent anyway if that message
+// is gone) with markup (an inline keyboard) under it unless markup is nil:
+// a nil pointer set as ReplyMarkup would go out as "null".
+func inReply(c *tgbotapi.BaseChat, replyTo int, markup *tgbotapi.InlineKeyboardMarkup) {
+	c.ReplyToMessageID = replyTo
+	c.AllowSendingWithoutReply = true
+	if markup != nil {
+		c.ReplyMarkup = markup
+	}
+}
+
 // fits checks that text fits MessageLimit, as the Hub makes sure it does.
 func fits(text string) error {
 	if !messageLimit.Fits(text) {
@@ -115,12 +126,8 @@ func fits(text string) error {
 // markup (an inline keyboard) under it unless markup is nil.
 func (a *Adapter) sendPart(ctx context.Context, t target, replyTo int, text string, markup *tgbotapi.InlineKeyboardMarkup) error {
 	cfg := tgbotapi.NewMessage(t.chatID, renderHTML(text))
-	if markup != nil {
-		cfg.ReplyMarkup = markup
-	}
+	inReply(&cfg.BaseChat, replyTo, markup)
 	cfg.ParseMode = tgbotapi.ModeHTML
-	cfg.ReplyToMessageID = replyTo
-	cfg.AllowSendingWithoutReply = true
 	cfg.DisableWebPagePreview = true
 	_, err := a.api(ctx).Send(cfg)
 	if err == nil {
@@ -207,11 +214,7 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	chat, err := a.sendMedia(ctx, t, replyTo, caption, func(chatID int64, replyTo int, caption, mode string) tgbotapi.Chattable {
 		cfg := tgbotapi.NewPhoto(chatID, tgbotapi.FileBytes{Name: f.Name, Bytes: f.Data})
 		cfg.Caption, cfg.ParseMode = caption, mode
-		cfg.ReplyToMessageID = replyTo
-		cfg.AllowSendingWithoutReply = true
-		if markup != nil {
-			cfg.ReplyMarkup = markup
-		}
+		inReply(&cfg.BaseChat, replyTo, markup)
 		return cfg
 	})
 	if err == nil {
@@ -234,11 +237,7 @@ func (a *Adapter) sendDocument(ctx context.Context, t target, replyTo int, capti
 	_, err := a.sendMedia(ctx, t, replyTo, caption, func(chatID int64, replyTo int, caption, mode string) tgbotapi.Chattable {
 		cfg := tgbotapi.NewDocument(chatID, tgbotapi.FileBytes{Name: f.Name, Bytes: f.Data})
 		cfg.Caption, cfg.ParseMode = caption, mode
-		cfg.ReplyToMessageID = replyTo
-		cfg.AllowSendingWithoutReply = true
-		if markup != nil {
-			cfg.ReplyMarkup = markup
-		}
+		inReply(&cfg.BaseChat, replyTo, markup)
 		return cfg
 	})
 	if err != nil {

@@ -113,10 +113,7 @@ func (a *Adapter) acknowledgePress(raw json.RawMessage) (*pendingInteraction, er
 	if r.ID == "" || r.Token == "" || r.ChannelID == "" {
 		return nil, errors.New("interaction without id, token or channel")
 	}
-	user := r.User
-	if r.Member != nil && r.Member.User != nil {
-		user = r.Member.User
-	}
+	user, _ := interactionUser(r.User, r.Member)
 	if user == nil || user.ID == "" {
 		return nil, errors.New("interaction without a user")
 	}
@@ -192,10 +189,7 @@ func (a *Adapter) answerPress(p *pendingInteraction) {
 // follow-ups on the press, to the person alone.
 func (a *Adapter) normalizePress(ctx context.Context, p *pendingInteraction) normalized {
 	i := p.i
-	user, member := i.User, (*discordgo.Member)(nil)
-	if i.Member != nil && i.Member.User != nil {
-		user, member = i.Member.User, i.Member
-	}
+	user, member := interactionUser(i.User, i.Member)
 	if user.Bot {
 		return normalized{outcome: ignore, reason: "pressed by a bot"}
 	}
@@ -218,10 +212,5 @@ func (a *Adapter) normalizePress(ctx context.Context, p *pendingInteraction) nor
 	if p.press.ephemeral {
 		in.MessageID = interactionMessageID(i.ChannelID, i.ID, user.ID)
 	}
-	in.Conversation = a.interactionConversation(ctx, p)
-	in.Author.PlatformAdmin = a.configuredAdmin(i.GuildID, user.ID) || interactionAdmin(i)
-	a.inter.mu.Lock()
-	p.conv = in.Conversation.ID
-	a.inter.mu.Unlock()
-	return normalized{outcome: deliver, in: in}
+	return a.deliverInteraction(ctx, p, user.ID, in)
 }

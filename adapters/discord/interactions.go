@@ -154,10 +154,7 @@ func (a *Adapter) acknowledge(raw json.RawMessage) (*pendingInteraction, error) 
 	if _, ok := i.Data.(discordgo.ApplicationCommandInteractionData); !ok {
 		return nil, errors.New("command interaction without command data")
 	}
-	user := i.User
-	if i.Member != nil && i.Member.User != nil {
-		user = i.Member.User
-	}
+	user, _ := interactionUser(i.User, i.Member)
 	if user == nil || user.ID == "" {
 		return nil, errors.New("interaction without a user")
 	}

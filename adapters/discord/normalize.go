@@ -235,6 +235,16 @@ func memberAdmin(g *guildInfo, guildID, user string, m *discordgo.Member) bool {
 	return p&(discordgo.PermissionAdministrator|discordgo.PermissionManageGuild) != 0
 }
 
+// interactionUser is who made an interaction: in a guild the member's user
+// (member is then that member), in a DM user (member nil). user may be nil
+// for a malformed interaction.
+func interactionUser(user *discordgo.User, m *discordgo.Member) (*discordgo.User, *discordgo.Member) {
+	if m != nil && m.User != nil {
+		return m.User, m
+	}
+	return user, nil
+}
+
 // interactionAdmin reports whether the invoker of i may run admin
 // commands: in a guild, the member's permissions as Discord computed them
 // for the interaction (Administrator or Manage Server); in a DM, never by
@@ -257,11 +267,7 @@ func (a *Adapter) normalizeInteraction(ctx context.Context, p *pendingInteractio
 	if !a.knownCommand(data.Name) {
 		return normalized{outcome: ignore, reason: "unknown command " + data.Name}
 	}
-	user := i.User
-	var member *discordgo.Member
-	if i.Member != nil && i.Member.User != nil {
-		user, member = i.Member.User, i.Member
-	}
+	user, member := interactionUser(i.User, i.Member)
 	if user.Bot {
 		return normalized{outcome: ignore, reason: "run by a bot"}
 	}
@@ -280,8 +286,16 @@ func (a *Adapter) normalizeInteraction(ctx context.Context, p *pendingInteractio
 		Locale:      locale,
 		ReceivedAt:  a.now(),
 	}
+	return a.deliverInteraction(ctx, p, user.ID, in)
+}
+
+// deliverInteraction delivers in, made from interaction p by the user
+// with the Discord id user: in the conversation of p's channel, with the
+// author's admin standing there, and with that conversation kept on p for
+// the answers.
+func (a *Adapter) deliverInteraction(ctx context.Context, p *pendingInteraction, user string, in channels.Inbound) normalized {
 	in.Conversation = a.interactionConversation(ctx, p)
-	in.Author.PlatformAdmin = a.configuredAdmin(i.GuildID, user.ID) || interactionAdmin(i)
+	in.Author.PlatformAdmin = a.configuredAdmin(p.i.GuildID, user) || interactionAdmin(p.i)
 	a.inter.mu.Lock()
 	p.conv = in.Conversation.ID
 	a.inter.mu.Unlock()

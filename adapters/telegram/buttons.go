@@ -114,13 +114,8 @@ func (a *Adapter) normalizePress(ctx context.Context, q *tgbotapi.CallbackQuery,
 		n.outcome, n.reason = skip, "press on a message Haven did not send"
 		return n
 	}
-	var kind channels.Kind
-	switch m.Chat.Type {
-	case "private":
-		kind = channels.KindDM
-	case "group", "supergroup":
-		kind = channels.KindGroup
-	default:
+	kind, ok := chatKind(m.Chat.Type)
+	if !ok {
 		n.outcome, n.reason = ignore, "press in chat type "+m.Chat.Type
 		return n
 	}

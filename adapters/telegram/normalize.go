@@ -72,13 +72,8 @@ func (a *Adapter) normalize(ctx context.Context, u tgbotapi.Update, me *tgbotapi
 	if msg.Chat == nil {
 		return normalized{outcome: ignore, reason: "message without a chat"}
 	}
-	var kind channels.Kind
-	switch msg.Chat.Type {
-	case "private":
-		kind = channels.KindDM
-	case "group", "supergroup":
-		kind = channels.KindGroup
-	default:
+	kind, ok := chatKind(msg.Chat.Type)
+	if !ok {
 		return normalized{outcome: ignore, reason: "chat type " + msg.Chat.Type}
 	}
 	if msg.From == nil {
@@ -291,4 +286,16 @@ func (a *Adapter) chatAdmin(ctx context.Context, chatID, user int64) bool {
 	}
 	a.adminCache[key] = adminEntry{admin: admin, expires: now.Add(a.opts.AdminCacheTTL)}
 	return admin
+}
+
+// chatKind is the conversation kind of a Telegram chat type; ok is false
+// for a chat Haven does not talk in (a channel).
+func chatKind(chatType string) (kind channels.Kind, ok bool) {
+	switch chatType {
+	case "private":
+		return channels.KindDM, true
+	case "group", "supergroup":
+		return channels.KindGroup, true
+	}
+	return "", false
 }

@@ -16,7 +16,10 @@ func yesNo() tgbotapi.InlineKeyboardMarkup {
 	))
 }
 
-func TestSentButtonsAreRecordedAndCheckedLikeTelegram(t *testing.T) {
+// askAlice starts the fake and the bot, and sends Alice, in her private
+// chat, "Shall I?" with the yesNo buttons.
+func askAlice(t *testing.T) (*telegramtest.Server, *tgbotapi.BotAPI, tgbotapi.Message) {
+	t.Helper()
 	srv, bot := start(t)
 	srv.StartPrivate(alice)
 	msg := tgbotapi.NewMessage(alice.ID, "Shall I?")
@@ -25,6 +28,11 @@ func TestSentButtonsAreRecordedAndCheckedLikeTelegram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv, bot, m
+}
+
+func TestSentButtonsAreRecordedAndCheckedLikeTelegram(t *testing.T) {
+	srv, bot, m := askAlice(t)
 	s := srv.Sent()[0]
 	if got := telegramtest.DescribeButtons(s.Buttons); got != "[Yes=d:yes No=d:no]" {
 		t.Errorf("Sent.Buttons = %s", got)
@@ -54,14 +62,7 @@ func TestSentButtonsAreRecordedAndCheckedLikeTelegram(t *testing.T) {
 }
 
 func TestPressQueuesACallbackThatIsAnsweredOnce(t *testing.T) {
-	srv, bot := start(t)
-	srv.StartPrivate(alice)
-	msg := tgbotapi.NewMessage(alice.ID, "Shall I?")
-	msg.ReplyMarkup = yesNo()
-	m, err := bot.Send(msg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, bot, m := askAlice(t)
 	if _, _, err := srv.Press(alice, &m, "Maybe"); err == nil {
 		t.Error("pressing a button the message does not have succeeded")
 	}
@@ -93,14 +94,7 @@ func TestPressQueuesACallbackThatIsAnsweredOnce(t *testing.T) {
 }
 
 func TestEditMessageReplyMarkupRemovesButtonsOnlyWithAnEmptyKeyboard(t *testing.T) {
-	srv, bot := start(t)
-	srv.StartPrivate(alice)
-	msg := tgbotapi.NewMessage(alice.ID, "Shall I?")
-	msg.ReplyMarkup = yesNo()
-	m, err := bot.Send(msg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, bot, m := askAlice(t)
 	// The zero InlineKeyboardMarkup is {"inline_keyboard":null}: no change.
 	if _, err := bot.Request(tgbotapi.NewEditMessageReplyMarkup(alice.ID, m.MessageID, tgbotapi.InlineKeyboardMarkup{})); err == nil || !strings.Contains(err.Error(), "not modified") {
 		t.Errorf("null keyboard: err = %v, want message is not modified", err)

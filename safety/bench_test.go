@@ -48,6 +48,20 @@ func BenchmarkNormalize300(b *testing.B) {
 	}
 }
 
+// BenchmarkFloorAssessShortUnsure is a short message the rules find
+// nothing in: both learned scorers read it.
+func BenchmarkFloorAssessShortUnsure(b *testing.B) {
+	f := NewFloor()
+	in := Input{Text: "honestly not sure how much longer i can keep this up tbh"}
+	if v := f.AssessRules(in); !v.NeedsScore() || !v.NeedsShortScore() {
+		b.Fatal("the benchmark message does not reach both scorers")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}
+
 func BenchmarkFloorAssessShortCrisis(b *testing.B) {
 	f := NewFloor()
 	in := Input{Text: "I want to kill myself"}

@@ -77,21 +77,20 @@ func evalChat(t *testing.T, f *Floor, name string) chatFigures {
 }
 
 // TestChatReportHalfWithTheScorerHoldsItsGround measures the gate as
-// NewFloor builds it (rules plus the learned scorer) on the reporting half.
-// The bar is recall of at least 0.95 at level >= 2 with at most one
-// false crisis in fifty; the gate does not reach it yet (74 of 82 caught,
-// 4 false crises in 82 when last measured: the scorer, trained on forum
-// posts and tweets, adds no recall on one-line chat messages and raises two
-// of the hard negatives). Until it does, this test holds those figures so
-// that no change loses ground, and logs the gap to the bar.
+// NewFloor builds it (rules plus the learned scorers) on the reporting
+// half. The bar is recall of at least 0.95 at level >= 2 with at
+// most one false crisis in fifty; the gate does not reach it yet (76 of 82
+// caught, 5 false crises in 82 when last measured, with the short-message
+// scorer; 74 and 4 before it). Until it does, this test holds those figures
+// so that no change loses ground, and logs the gap to the bar.
 func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	c := evalChat(t, NewFloor(), "chat-report.jsonl")
 	c.enough(t)
-	if c.caught < 74 {
-		t.Errorf("reporting half: %d of %d crisis messages caught, want at least 74 (missed %v)", c.caught, c.positives, c.missed)
+	if c.caught < 76 {
+		t.Errorf("reporting half: %d of %d crisis messages caught, want at least 76 (missed %v)", c.caught, c.positives, c.missed)
 	}
-	if c.falseCrisis > 4 {
-		t.Errorf("reporting half: %d false crises, want at most 4 (ids %v)", c.falseCrisis, c.falseIDs)
+	if c.falseCrisis > 5 {
+		t.Errorf("reporting half: %d false crises, want at most 5 (ids %v)", c.falseCrisis, c.falseIDs)
 	}
 	if c.recall() < 0.95 || c.falseRate() > 0.02 {
 		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
@@ -117,9 +116,11 @@ func TestChatReportHalfRulesAlone(t *testing.T) {
 // and frozen before the rules of the fifth to ninth batches; its rows were
 // never read while tuning. It is far below the bar: rules fitted to the
 // messages they were written against catch few of their siblings written
-// the same day. These tests hold what it measured once, at the end (rules
-// 27 of 60 caught with 5 false crises; with the scorer 30 of 60 with 6), so
-// that no change loses ground there, and log the gap to the bar.
+// the same day. These tests hold what it measured (rules 27 of 60 caught
+// with 5 false crises; with the post scorer 30 of 60 with 6; with the
+// short-message scorer too 35 of 60 with 6, 31 when that scorer is trained
+// without the fifth batch, the half's siblings), so that no change loses
+// ground there, and log the gap to the bar.
 
 // TestChatFreshReportHalfRulesAlone holds the rules alone to their figures
 // on the fresh reporting half.
@@ -144,14 +145,31 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	}
 	c := evalChat(t, f, "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	if c.caught < 30 {
-		t.Errorf("fresh reporting half: %d of %d crisis messages caught, want at least 30", c.caught, c.positives)
+	if c.caught < 35 {
+		t.Errorf("fresh reporting half: %d of %d crisis messages caught, want at least 35", c.caught, c.positives)
 	}
 	if c.falseCrisis > 6 {
 		t.Errorf("fresh reporting half: %d false crises, want at most 6", c.falseCrisis)
 	}
 	if c.recall() < 0.95 || c.falseRate() > 0.02 {
 		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
+	}
+}
+
+// TestChatWritersRulesAlone holds the rules alone to what they reached on
+// chat-writers.jsonl, the seven sets written by writers who saw neither the
+// rules nor the other chat sets (trained on by the short-message scorer,
+// never used to write a rule): 243 of 600 crisis messages, 34 false crises
+// in 1,500. That is the rules' honest figure on chat written by someone
+// else; a rule change must not lose ground there.
+func TestChatWritersRulesAlone(t *testing.T) {
+	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers.jsonl")
+	c.atLeast(t, 600)
+	if c.caught < 243 {
+		t.Errorf("writers' sets, rules alone: %d of %d crisis messages caught, want at least 243", c.caught, c.positives)
+	}
+	if c.falseCrisis > 34 {
+		t.Errorf("writers' sets, rules alone: %d false crises, want at most 34", c.falseCrisis)
 	}
 }
 

@@ -12,16 +12,17 @@ import (
 type Floor struct {
 	rules []rule
 	lex   *lexicon
-	// scorer is the learned component (nil = rules only) and th its
-	// thresholds.
+	// scorer is the learned post scorer (nil = rules only), short the
+	// short-message scorer (nil = none) and th their thresholds.
 	scorer Scorer
+	short  Scorer
 	th     Thresholds
 }
 
 // NewFloor returns the floor: the built-in rules and the embedded learned
-// scorer (see learned.go and MODEL.md).
+// scorers, for posts and for short messages (see learned.go and MODEL.md).
 func NewFloor() *Floor {
-	return NewFloorWith(FloorOptions{Scorer: EmbeddedModel()})
+	return NewFloorWith(FloorOptions{Scorer: EmbeddedModel(), Short: EmbeddedShortModel()})
 }
 
 var (
@@ -58,7 +59,7 @@ var (
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
 	// idiomRe are figures of speech that use risk words.
-	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|die on (?:this|that|the|a) hill|(?:killing|killed|kill) (?:ourselves|myself|themselves) laughing|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
+	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:give|lay down|risk) my life for (?:my|our|the|a|you|him|her|them|this|that)\b|(?:would|id|d) die for (?:my|our|you|him|her|them)\b|die on (?:this|that|the|a) hill|(?:killing|killed|kill) (?:ourselves|myself|themselves) laughing|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
 	// affirmRe / denyRe read short answers to a safety question.
 	affirmRe = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)))
 	// notSafeRe and safeRe read the answer to "are you safe right now?" or
@@ -85,7 +86,7 @@ func (f *Floor) Assess(in Input) Assessment {
 
 // assessEnglish is the English floor: the rules, then the learned scorer.
 func (f *Floor) assessEnglish(in Input) Assessment {
-	return f.learnedRaise(f.assessRules(in, f.scorer != nil))
+	return f.learnedRaise(f.assessRules(in, f.scorer != nil || f.short != nil))
 }
 
 // AssessRules is the verdict of the English rules alone on one message,

@@ -25,36 +25,80 @@ type Scorer interface {
 // a height). A threshold above 1 never fires.
 type Thresholds struct {
 	Raise, High float64
+	// Short is the short-message scorer's threshold: an unsure verdict of
+	// a message of at most ShortWords words becomes level 2 at a short
+	// score of Short or more.
+	Short float64
 }
+
+// ShortWords is the most words (of the canonical text) a message may have
+// for the short-message scorer to read it: one or two lines typed into a
+// chat.
+const ShortWords = 20
 
 // FloorOptions configure NewFloorWith.
 type FloorOptions struct {
 	// Scorer is the learned component; nil means the rules alone.
 	Scorer Scorer
-	// Thresholds for Scorer. Zero means the thresholds stored with the
-	// scorer (the embedded model carries those chosen at training); a
-	// scorer without stored thresholds then never raises.
+	// Short is the learned scorer for short chat messages (at most
+	// ShortWords words), trained on chat messages written for Haven
+	// beside the posts; nil means none. It may only raise an unsure
+	// verdict to level 2.
+	Short Scorer
+	// Thresholds for Scorer and Short. Zero Raise and High mean the
+	// thresholds stored with Scorer (the embedded model carries those
+	// chosen at training), a zero Short the one stored with Short (its
+	// Raise); a scorer without stored thresholds then never raises.
 	Thresholds Thresholds
 }
 
-// NewFloorWith returns the built-in rules joined by opts.Scorer.
+// NewFloorWith returns the built-in rules joined by opts.Scorer and
+// opts.Short.
 func NewFloorWith(opts FloorOptions) *Floor {
-	f := &Floor{rules: compiledRules, lex: defaultLexicon, scorer: opts.Scorer, th: opts.Thresholds}
-	if f.th == (Thresholds{}) {
-		f.th = Thresholds{Raise: 2, High: 2}
+	f := &Floor{rules: compiledRules, lex: defaultLexicon, scorer: opts.Scorer, short: opts.Short, th: opts.Thresholds}
+	if f.th.Raise == 0 && f.th.High == 0 {
+		f.th.Raise, f.th.High = never, never
 		if s, ok := opts.Scorer.(interface{ Thresholds() (float64, float64) }); ok {
 			f.th.Raise, f.th.High = s.Thresholds()
+		}
+	}
+	if f.th.Short == 0 {
+		f.th.Short = never
+		if s, ok := opts.Short.(interface{ Thresholds() (float64, float64) }); ok {
+			f.th.Short, _ = s.Thresholds()
 		}
 	}
 	return f
 }
 
+// never is a threshold no score reaches.
+const never = 2
+
 //go:embed crisis_model.bin
 var embeddedModelFile []byte
+
+//go:embed crisis_short_model.bin
+var embeddedShortModelFile []byte
 
 var loadEmbedded = sync.OnceValues(func() (*lr.Model, error) {
 	return lr.UnmarshalBinary(embeddedModelFile)
 })
+
+var loadEmbeddedShort = sync.OnceValues(func() (*lr.Model, error) {
+	return lr.UnmarshalBinary(embeddedShortModelFile)
+})
+
+// EmbeddedShortModel returns the short-message scorer built into the
+// binary (crisis_short_model.bin, trained with the post scorer by
+// safety/internal/train; see MODEL.md), with its threshold. It is loaded
+// once and panics on a damaged file, as EmbeddedModel does.
+func EmbeddedShortModel() Scorer {
+	m, err := loadEmbeddedShort()
+	if err != nil {
+		panic(fmt.Sprintf("safety: embedded short-message crisis model: %v", err))
+	}
+	return m
+}
 
 // EmbeddedModel returns the learned scorer built into the binary
 // (crisis_model.bin, trained by safety/internal/train; see MODEL.md), with
@@ -101,11 +145,35 @@ type RulesVerdict struct {
 	// Cue says ModelText names a time (tonight, tomorrow) or a means
 	// (pills, a rope, a height), which a High score needs to make 3.
 	Cue bool
+	// Short says the message has at most ShortWords words, MayRaise, the
+	// rules' level is 0 and no rule matched: the short-message scorer reads
+	// ModelText.
+	Short bool
 }
 
 // NeedsScore reports whether a score could change the verdict.
 func (v RulesVerdict) NeedsScore() bool {
 	return v.MayRaise || (v.MayRaiseImminent && v.Cue && v.Level == LevelIdeation)
+}
+
+// NeedsShortScore reports whether a short-message score could change the
+// verdict.
+func (v RulesVerdict) NeedsShortScore() bool { return v.Short }
+
+// WithScores applies the post scorer's score as WithScore does, then the
+// short-message scorer's: a short message still below level 2 becomes 2
+// at a short score of th.Short or more. A negative score stands for "not
+// scored" and never raises.
+func (v RulesVerdict) WithScores(score, short float64, th Thresholds) Assessment {
+	a := v.WithScore(score, th)
+	if v.Short && a.Level < LevelIdeation && short >= th.Short {
+		a.Level = LevelIdeation
+		a.Confidence = learnedConfidence
+		a.Reason = "learned scorer for short messages: worded like chat messages about wanting to die"
+		a.Path = append(a.Path[:len(a.Path):len(a.Path)], "model:short")
+		a = a.Finish()
+	}
+	return a
 }
 
 // WithScore applies a learned score under th: it only raises, as
@@ -135,10 +203,17 @@ const learnedConfidence = 0.7
 
 // learnedRaise joins the scorer to the rules' verdict.
 func (f *Floor) learnedRaise(v RulesVerdict) Assessment {
-	if f.scorer == nil || !v.NeedsScore() {
+	score, short := -1.0, -1.0
+	if f.scorer != nil && v.NeedsScore() {
+		score = f.scorer.Score(v.ModelText)
+	}
+	if f.short != nil && v.NeedsShortScore() {
+		short = f.short.Score(v.ModelText)
+	}
+	if score < 0 && short < 0 {
 		return v.Assessment
 	}
-	return v.WithScore(f.scorer.Score(v.ModelText), f.th)
+	return v.WithScores(score, short, f.th)
 }
 
 // decidedModifier reports whether a rule modifier deliberately set a match
@@ -182,6 +257,12 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 		return v
 	}
 	v.MayRaise = a.Level < LevelIdeation
+	// The short scorer reads only what no rule matched at all: a warning
+	// sign (level 1) already brings the direct safety question, a rule
+	// that matched and found no context ("I keep thinking about it") has
+	// read the words, and on one line the scorer cannot tell "I want this
+	// to stop" said of a job from the same words said of a life.
+	v.Short = v.MayRaise && a.Level == LevelNone && !ruleMatched(a.Path) && wordCount(canon) <= ShortWords
 	v.MayRaiseImminent = !a.Flags.ThirdParty && len(spans) == 0
 	if v.MayRaiseImminent {
 		for _, p := range a.Path {
@@ -241,6 +322,25 @@ func decidedSpan(canon string, cs, ce, start int) [2]int {
 		ce = start + k
 	}
 	return [2]int{cs, ce}
+}
+
+// ruleMatched reports a rule in an assessment's path.
+func ruleMatched(path []string) bool {
+	for _, p := range path {
+		if strings.HasPrefix(p, "rule:") {
+			return true
+		}
+	}
+	return false
+}
+
+// wordCount counts the words of canon (runs of non-spaces).
+func wordCount(canon string) int {
+	n := 0
+	for range strings.FieldsSeq(canon) {
+		n++
+	}
+	return n
 }
 
 // firstPerson reports a first-person word in canon.

@@ -165,6 +165,83 @@ func TestNewFloorIsRulesPlusTheEmbeddedModel(t *testing.T) {
 	}
 }
 
+func TestShortScorerRaisesOnlyAnUnsureShortMessageToTwo(t *testing.T) {
+	long := "I have nothing left and I'm so tired of all of it, of the flat and the job and the way every week goes by without anything changing at all"
+	cases := []struct {
+		name  string
+		short float64
+		in    Input
+		want  Level
+		path  string
+	}{
+		{"a quiet short message with a short score at the threshold becomes 2", 0.8, Input{Text: "I have nothing left"}, 2, "model:short"},
+		{"warning signs (level 1) are left to the safety question", 1, Input{Text: "I feel so hopeless lately"}, 1, ""},
+		{"a short score below the threshold changes nothing", 0.79, Input{Text: "I have nothing left"}, 0, ""},
+		{"a message of more than ShortWords words is not read", 1, Input{Text: long}, 0, ""},
+		{"never above 2, whatever the score", 1, Input{Text: "I have nothing left, tonight"}, 2, "model:short"},
+		{"level 2 is never lowered", 0, Input{Text: "I want to die"}, 2, ""},
+		{"level 3 is never lowered", 0, Input{Text: "I'm going to kill myself tonight"}, 3, ""},
+		{"negation stands", 1, Input{Text: "I would never kill myself"}, 0, ""},
+		{"third party stands", 1, Input{Text: "my brother said he wants to die"}, 0, ""},
+		{"idiom stands", 1, Input{Text: "this exam is killing me"}, 0, ""},
+		{"a text with no first person is not raised", 1, Input{Text: "what is the meaning of life"}, 0, ""},
+		{"a clear yes to the safety question stands", 1, Input{Text: "yes I'm safe", AskedIfSafe: true}, 0, ""},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			if n := wordCount(Normalize(long)); n <= ShortWords {
+				t.Fatalf("the long message has %d words, not more than %d", n, ShortWords)
+			}
+			f := NewFloorWith(FloorOptions{Short: constScorer(tt.short), Thresholds: Thresholds{Raise: 2, High: 2, Short: 0.8}})
+			a := f.Assess(tt.in)
+			if a.Level != tt.want {
+				t.Fatalf("level %d (%v), want %d", a.Level, a.Path, tt.want)
+			}
+			if tt.path != "" && !slices.Contains(a.Path, tt.path) {
+				t.Errorf("path %v, want %s in it", a.Path, tt.path)
+			}
+			if tt.path == "" && slices.Contains(a.Path, "model:short") {
+				t.Errorf("path %v: the short scorer raised", a.Path)
+			}
+		})
+	}
+}
+
+func TestShortScorerAddsToThePostScorerWithoutUndoingIt(t *testing.T) {
+	in := Input{Text: "I have nothing left and tonight I'm done with all of it"}
+	// The post scorer's level 3 stays whatever the short scorer says.
+	f := NewFloorWith(FloorOptions{Scorer: constScorer(0.97), Short: constScorer(0), Thresholds: Thresholds{Raise: 0.8, High: 0.95, Short: 0.8}})
+	if a := f.Assess(in); a.Level != 3 {
+		t.Errorf("level %d (%v), want the post scorer's 3", a.Level, a.Path)
+	}
+	// Either scorer alone raises; the short one reads the same text.
+	rec := &recordingScorer{score: 0.9}
+	f = NewFloorWith(FloorOptions{Scorer: constScorer(0), Short: rec, Thresholds: Thresholds{Raise: 0.8, High: 0.95, Short: 0.8}})
+	if a := f.Assess(Input{Text: "I have nothing left, it's all my fault"}); a.Level != 2 || !slices.Contains(a.Path, "model:short") {
+		t.Errorf("level %d (%v), want 2 by the short scorer", a.Level, a.Path)
+	}
+	if len(rec.read) != 1 || rec.read[0] != Normalize("I have nothing left, it's all my fault") {
+		t.Errorf("the short scorer read %q", rec.read)
+	}
+}
+
+func TestNewFloorHasTheEmbeddedShortModel(t *testing.T) {
+	f := NewFloor()
+	if f.short == nil {
+		t.Fatal("the default floor has no short-message scorer")
+	}
+	if f.th.Short < 0.5 || f.th.Short > 1 {
+		t.Errorf("embedded short threshold %.2f: want 0.5 to 1", f.th.Short)
+	}
+	if _, err := LoadModel(embeddedShortModelFile); err != nil {
+		t.Fatalf("the embedded short model does not load: %v", err)
+	}
+	m := EmbeddedShortModel()
+	if hi, lo := m.Score(Normalize("honestly i just want to not exist anymore")), m.Score(Normalize("honestly i just want a nap and some pizza")); hi <= lo {
+		t.Errorf("crisis wording scores %.3f, everyday wording %.3f", hi, lo)
+	}
+}
+
 func TestLoadModelRejectsADamagedFile(t *testing.T) {
 	damaged := slices.Clone(embeddedModelFile)
 	damaged[len(damaged)/3] ^= 0x01

@@ -12,8 +12,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/havenbot/haven/internal/linear"
@@ -87,6 +89,32 @@ type Recipe struct {
 	// level-3 raises must reach out of fold: the High threshold is the
 	// lowest on the grid, at or above Raise, that reaches it.
 	HighPrecision float64
+	// Short is how the short-message scorer is made.
+	Short ShortRecipe
+}
+
+// ShortRecipe is how the short-message scorer is made: the same learner on
+// the rows the post scorer trains on plus the chat sources, weighted up,
+// with its threshold chosen from out-of-fold scores in which every chat
+// batch (the messages one writer wrote at one sitting) is held out whole,
+// so that the threshold is set on batches the model never saw.
+type ShortRecipe struct {
+	// ChatSources are the sources of short chat messages written for
+	// Haven's tests (safety/testdata): the short scorer trains on them,
+	// the post scorer never does. Without any, there is no short scorer.
+	ChatSources []string
+	// ChatWeight is the weight of a chat row (a post row weighs 1).
+	ChatWeight float32
+	// Everyday are sources of everyday text that the short scorer trains
+	// on (as negatives) though the post scorer does not: people write
+	// ordinary things to a chat bot far more often than crises.
+	Everyday []string
+	// Budget is the highest share of the chat sources' negative rows that
+	// the short scorer may add as false crises, out of fold.
+	Budget float64
+	// SourceBudget is the highest share of the rows of any negative-only
+	// source (see Recipe.RaiseBudget) that it may add.
+	SourceBudget float64
 }
 
 // DefaultRecipe is the recipe of the shipped model. Its data choices were
@@ -107,15 +135,45 @@ func DefaultRecipe() Recipe {
 		Folds:         5,
 		RaiseBudget:   0.02,
 		HighPrecision: 0.98,
+		Short: ShortRecipe{
+			ChatSources:  []string{"chat-tune", "chat-writers"},
+			ChatWeight:   16,
+			Everyday:     []string{"goemotions-neg"},
+			Budget:       0.02,
+			SourceBudget: 0.005,
+		},
 	}
 }
 
-// Uses reports whether the recipe trains on r.
+// Uses reports whether the recipe trains the post scorer on r.
 func (rc Recipe) Uses(r *Row) bool {
-	if slices.Contains(rc.DropSources, r.Source) {
+	if slices.Contains(rc.DropSources, r.Source) || rc.Chat(r) {
 		return false
 	}
 	return r.Positive || !slices.Contains(rc.DropNegatives, r.Source)
+}
+
+// Chat reports whether r is a chat row (of one of Short.ChatSources).
+func (rc Recipe) Chat(r *Row) bool { return slices.Contains(rc.Short.ChatSources, r.Source) }
+
+// UsesShort reports whether the recipe trains the short-message scorer on
+// r: every row the post scorer trains on, the chat rows and the everyday
+// sources.
+func (rc Recipe) UsesShort(r *Row) bool {
+	return rc.Uses(r) || rc.Chat(r) || slices.Contains(rc.Short.Everyday, r.Source)
+}
+
+// batchRe finds a chat row's batch in its id: -t2- ... -t9- for the tuning
+// batches, -w10- ... for the writers' sets; an id without one is of the
+// first tuning batch.
+var batchRe = regexp.MustCompile(`-(t\d+|w\d+)-`)
+
+// Batch is the batch of a chat row id (see batchRe).
+func Batch(id string) string {
+	if m := batchRe.FindStringSubmatch(id); m != nil {
+		return m[1]
+	}
+	return "t1"
 }
 
 // SourceCount is how many rows of one source a model was trained on.
@@ -131,7 +189,25 @@ type Fit struct {
 	Sources []SourceCount
 	// OOF are the out-of-fold figures at the chosen thresholds.
 	OOF OOF
+	// Short is the short-message scorer (nil without chat rows), its
+	// Raise the threshold chosen out of fold; ShortSources the rows it was
+	// trained on and ShortOOF its out-of-fold figures by chat batch.
+	Short        *lr.Model
+	ShortSources []SourceCount
+	ShortOOF     []BatchFigures
 }
+
+// BatchFigures are out-of-fold figures on one chat batch, scored by models
+// that never saw it: crises caught and false crises by the floor with the
+// post scorer alone (Before) and with the short scorer too (After).
+type BatchFigures struct {
+	Batch                string
+	Positives, Negatives int
+	Before, After        Counts
+}
+
+// Counts are crises caught and false crises.
+type Counts struct{ Caught, FalseCrises int }
 
 // OOF are out-of-fold figures of the full floor (rules and scorer) on the
 // training rows at the chosen thresholds.
@@ -147,46 +223,52 @@ type OOF struct {
 	HighPrecision float64
 }
 
-// Fit trains a model on the rows the recipe uses, with thresholds chosen
-// from out-of-fold scores on those same rows. Training runs on workers
-// goroutines (0 = GOMAXPROCS); the result does not depend on how many.
+// Fit trains the post scorer on the rows the recipe uses, with thresholds
+// chosen from out-of-fold scores on those same rows, and, when rows hold
+// chat sources, the short-message scorer beside it (see ShortRecipe).
+// Training runs on workers goroutines (0 = GOMAXPROCS); the result does not
+// depend on how many.
 func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) {
-	var used []*Row
-	var counts []SourceCount
-	at := map[string]int{}
-	for i := range rows {
-		r := &rows[i]
-		if !rc.Uses(r) {
-			continue
-		}
-		used = append(used, r)
-		k, ok := at[r.Source]
-		if !ok {
-			k = len(counts)
-			at[r.Source] = k
-			counts = append(counts, SourceCount{Source: r.Source})
-		}
-		if r.Positive {
-			counts[k].Positives++
-		} else {
-			counts[k].Negatives++
-		}
-	}
+	used, counts := selectRows(rows, rc.Uses)
 	if len(used) == 0 {
 		return Fit{}, errors.New("fit: the recipe uses none of the rows")
 	}
+	var short []*Row
+	var shortCounts []SourceCount
+	if slices.ContainsFunc(rows, func(r Row) bool { return rc.Chat(&r) }) {
+		short, shortCounts = selectRows(rows, rc.UsesShort)
+	}
 	folds := max(rc.Folds, 2)
-	// Model folds..0: folds out-of-fold models, then the model on all.
-	models := make([]*lr.Model, folds+1)
-	errs := make([]error, folds+1)
-	err := parallel(ctx, folds+1, workers, func(f int) {
+	shortFold := rc.shortFolds(short, folds)
+	// Models 0..folds: the post scorer's folds out-of-fold models, then
+	// the model on all; then the same for the short scorer.
+	nPost, nShort := folds+1, 0
+	if len(short) > 0 {
+		nShort = folds + 1
+	}
+	models := make([]*lr.Model, nPost+nShort)
+	errs := make([]error, nPost+nShort)
+	err := parallel(ctx, nPost+nShort, workers, func(k int) {
 		var ex []lr.Example
-		for _, r := range used {
-			if f == folds || Fold(r.ID, folds) != f {
-				ex = append(ex, lr.Example{Doc: r.Doc, Positive: r.Positive})
+		if k < nPost {
+			for _, r := range used {
+				if k == folds || Fold(r.ID, folds) != k {
+					ex = append(ex, lr.Example{Doc: r.Doc, Positive: r.Positive})
+				}
+			}
+		} else {
+			f := k - nPost
+			for i, r := range short {
+				if f == folds || shortFold[i] != f {
+					w := float32(1)
+					if rc.Chat(r) {
+						w = rc.Short.ChatWeight
+					}
+					ex = append(ex, lr.Example{Doc: r.Doc, Positive: r.Positive, Weight: w})
+				}
 			}
 		}
-		models[f], errs[f] = lr.Train(ex, rc.Train)
+		models[k], errs[k] = lr.Train(ex, rc.Train)
 	})
 	if err != nil {
 		return Fit{}, fmt.Errorf("fit: %w", err)
@@ -208,7 +290,179 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 	th, oof := rc.thresholds(used, scores)
 	m := models[folds]
 	m.Raise, m.High = th.Raise, th.High
-	return Fit{Model: m, Sources: counts, OOF: oof}, nil
+	fit := Fit{Model: m, Sources: counts, OOF: oof}
+	if len(short) == 0 {
+		return fit, nil
+	}
+	// The short scorer's threshold: each row's level with the post scorer
+	// (out of fold for the rows it trains on; the chat rows it never sees
+	// take the model on all), and its out-of-fold short score.
+	postScore := make(map[*Row]float64, len(used))
+	for i, r := range used {
+		postScore[r] = scores[i]
+	}
+	base := make([]safety.Level, len(short))
+	sScores := make([]float64, len(short))
+	err = parallel(ctx, len(short), workers, func(i int) {
+		r := short[i]
+		ps, ok := postScore[r]
+		if !ok {
+			ps = -1
+			if r.Verdict.NeedsScore() {
+				ps = m.Score(r.Verdict.ModelText)
+			}
+		}
+		base[i] = r.Verdict.Level
+		if ps >= 0 {
+			base[i] = r.Verdict.WithScore(ps, th).Level
+		}
+		sScores[i] = -1
+		if r.Verdict.NeedsShortScore() {
+			sScores[i] = models[nPost+shortFold[i]].Score(r.Verdict.ModelText)
+		}
+	})
+	if err != nil {
+		return Fit{}, fmt.Errorf("fit: %w", err)
+	}
+	sm := models[nPost+folds]
+	sm.Raise, sm.High = rc.shortThreshold(short, base, sScores), never
+	fit.Short, fit.ShortSources = sm, shortCounts
+	fit.ShortOOF = rc.batchFigures(short, base, sScores, sm.Raise)
+	return fit, nil
+}
+
+// selectRows returns the rows use accepts, with their counts by source in
+// first-seen order.
+func selectRows(rows []Row, use func(*Row) bool) ([]*Row, []SourceCount) {
+	var out []*Row
+	var counts []SourceCount
+	at := map[string]int{}
+	for i := range rows {
+		r := &rows[i]
+		if !use(r) {
+			continue
+		}
+		out = append(out, r)
+		k, ok := at[r.Source]
+		if !ok {
+			k = len(counts)
+			at[r.Source] = k
+			counts = append(counts, SourceCount{Source: r.Source})
+		}
+		if r.Positive {
+			counts[k].Positives++
+		} else {
+			counts[k].Negatives++
+		}
+	}
+	return out, counts
+}
+
+// shortFolds assigns the short scorer's rows to folds: a chat row by its
+// batch (the batches in sorted order, dealt round the folds), so that a
+// batch is held out whole; any other row by its id, as the post scorer's.
+func (rc Recipe) shortFolds(rows []*Row, folds int) []int {
+	var batches []string
+	for _, r := range rows {
+		if rc.Chat(r) && !slices.Contains(batches, Batch(r.ID)) {
+			batches = append(batches, Batch(r.ID))
+		}
+	}
+	slices.Sort(batches)
+	out := make([]int, len(rows))
+	for i, r := range rows {
+		if rc.Chat(r) {
+			out[i] = slices.Index(batches, Batch(r.ID)) % folds
+		} else {
+			out[i] = Fold(r.ID, folds)
+		}
+	}
+	return out
+}
+
+// shortThreshold is the lowest score on the grid at which the short
+// scorer, out of fold, adds at most Short.Budget of the chat negatives and
+// at most Short.SourceBudget of any negative-only source's rows as false
+// crises (never if none).
+func (rc Recipe) shortThreshold(rows []*Row, base []safety.Level, scores []float64) float64 {
+	hasPos := map[string]bool{}
+	negs := map[string]int{}
+	chatNegs := 0
+	for _, r := range rows {
+		if r.Positive {
+			hasPos[r.Source] = true
+		}
+	}
+	for _, r := range rows {
+		switch {
+		case rc.Chat(r) && !r.Positive:
+			chatNegs++
+		case !hasPos[r.Source]:
+			negs[r.Source]++
+		}
+	}
+	for _, t := range grid {
+		chat := 0
+		added := map[string]int{}
+		for i, r := range rows {
+			if r.Positive || base[i] >= safety.LevelIdeation || scores[i] < t {
+				continue
+			}
+			if rc.Chat(r) {
+				chat++
+			} else if !hasPos[r.Source] {
+				added[r.Source]++
+			}
+		}
+		ok := float64(chat) <= rc.Short.Budget*float64(chatNegs)
+		for src, n := range added {
+			ok = ok && float64(n) <= rc.Short.SourceBudget*float64(negs[src])
+		}
+		if ok {
+			return t
+		}
+	}
+	return never
+}
+
+// batchFigures are the out-of-fold figures of each chat batch at the
+// short threshold t.
+func (rc Recipe) batchFigures(rows []*Row, base []safety.Level, scores []float64, t float64) []BatchFigures {
+	var out []BatchFigures
+	at := map[string]int{}
+	for i, r := range rows {
+		if !rc.Chat(r) {
+			continue
+		}
+		b := Batch(r.ID)
+		k, ok := at[b]
+		if !ok {
+			k = len(out)
+			at[b] = k
+			out = append(out, BatchFigures{Batch: b})
+		}
+		f := &out[k]
+		before := base[i] >= safety.LevelIdeation
+		after := before || scores[i] >= t
+		if r.Positive {
+			f.Positives++
+			f.Before.Caught += b2i(before)
+			f.After.Caught += b2i(after)
+		} else {
+			f.Negatives++
+			f.Before.FalseCrises += b2i(before)
+			f.After.FalseCrises += b2i(after)
+		}
+	}
+	slices.SortFunc(out, func(a, b BatchFigures) int { return strings.Compare(a.Batch, b.Batch) })
+	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // never is a threshold no score reaches.

@@ -150,6 +150,137 @@ func TestThresholdsComeFromTheBudgetAndThePrecision(t *testing.T) {
 	}
 }
 
+func TestBatchIsReadFromAChatRowID(t *testing.T) {
+	for id, want := range map[string]string{
+		"chat-crisis-slang-01":     "t1",
+		"chat-neg-t5-idiom-03":     "t5",
+		"chat-crisis-t12-plan-01":  "t12",
+		"chat-crisis-w10-slang-11": "w10",
+		"chat-neg-w13-plans-40":    "w13",
+		"chat-neg-tw-01":           "t1",
+	} {
+		if got := Batch(id); got != want {
+			t.Errorf("Batch(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// chatRows are synthetic chat batches (two writers' worth each) beside the
+// synthetic posts: short crisis messages and short ordinary ones.
+func chatRows() []Labelled {
+	pos := []string{"honestly i just want to not exist", "i keep thinking about ending it", "done with all of it for good", "not gonna be around much longer"}
+	neg := []string{"honestly i just want a nap", "i keep thinking about that film", "done with my essay for good", "not gonna be around this weekend"}
+	var out []Labelled
+	for b, batch := range []string{"t1x", "t2", "w10", "w11"} {
+		for i := range 4 {
+			for j := range pos {
+				id := fmt.Sprintf("chat-crisis-%s-k-%d%d", batch, i, j)
+				out = append(out, Labelled{ID: id, Source: "chat-writers", Positive: true, Input: safety.Input{Text: fmt.Sprintf("%s %d", pos[j], b*10+i)}})
+				id = fmt.Sprintf("chat-neg-%s-k-%d%d", batch, i, j)
+				out = append(out, Labelled{ID: id, Source: "chat-writers", Input: safety.Input{Text: fmt.Sprintf("%s %d", neg[j], b*10+i)}})
+			}
+		}
+	}
+	return out
+}
+
+func TestFitTrainsTheShortScorerOnlyWithChatRows(t *testing.T) {
+	rc := DefaultRecipe()
+	posts, err := rc.Fit(context.Background(), prepare(t, synthetic()), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if posts.Short != nil || posts.ShortOOF != nil {
+		t.Error("a short scorer without chat rows")
+	}
+	rows := prepare(t, append(synthetic(), chatRows()...))
+	a, err := rc.Fit(context.Background(), rows, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := rc.Fit(context.Background(), rows, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Short == nil {
+		t.Fatal("no short scorer with chat rows")
+	}
+	// The post scorer never trains on chat rows: the same model as without
+	// them.
+	dp, _ := posts.Model.MarshalBinary()
+	da, _ := a.Model.MarshalBinary()
+	if !bytes.Equal(dp, da) {
+		t.Error("chat rows changed the post scorer")
+	}
+	sa, _ := a.Short.MarshalBinary()
+	sb, _ := b.Short.MarshalBinary()
+	if !bytes.Equal(sa, sb) {
+		t.Error("the short scorer depends on the number of workers")
+	}
+	if a.Short.High != never {
+		t.Errorf("the short scorer's high threshold is %.2f: it must never make level 3", a.Short.High)
+	}
+	// Out-of-fold figures by batch, in order, counting every chat row.
+	var batches []string
+	n := 0
+	for _, f := range a.ShortOOF {
+		batches = append(batches, f.Batch)
+		n += f.Positives + f.Negatives
+		if f.After.Caught < f.Before.Caught || f.After.FalseCrises < f.Before.FalseCrises {
+			t.Errorf("batch %s: the short scorer lowered a verdict: %+v", f.Batch, f)
+		}
+	}
+	if strings.Join(batches, " ") != "t1 t2 w10 w11" || n != 128 {
+		t.Errorf("batches %v with %d rows, want t1 t2 w10 w11 and 128", batches, n)
+	}
+	var chat, posts2 int
+	for _, c := range a.ShortSources {
+		if c.Source == "chat-writers" {
+			chat = c.Positives + c.Negatives
+		} else {
+			posts2 += c.Positives + c.Negatives
+		}
+	}
+	if chat != 128 || posts2 == 0 {
+		t.Errorf("short scorer trained on %d chat rows and %d others, want 128 and the posts", chat, posts2)
+	}
+}
+
+func TestShortThresholdKeepsBothBudgets(t *testing.T) {
+	rc := Recipe{Short: ShortRecipe{ChatSources: []string{"chat"}, Budget: 0.1, SourceBudget: 0.1}}
+	var rows []*Row
+	var base []safety.Level
+	var scores []float64
+	add := func(src string, pos bool, lv safety.Level, s float64) {
+		rows = append(rows, &Row{Source: src, Positive: pos})
+		base = append(base, lv)
+		scores = append(scores, s)
+	}
+	// Chat negatives: two score high (0.9, 0.8) of ten.
+	for _, s := range []float64{0.9, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
+		add("chat", false, 0, s)
+	}
+	// A negative-only source: one of ten at 0.7, one already a crisis by
+	// the rules (not the scorer's to count) at 0.99.
+	for _, s := range []float64{0.7, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
+		add("calm", false, 0, s)
+	}
+	add("calm", false, safety.LevelIdeation, 0.99)
+	add("chat", true, 0, 0.95)
+	// Chat: at most 1 of 10 added -> above 0.80; calm: 1 of 10 allowed.
+	if got := rc.shortThreshold(rows, base, scores); got != 0.81 {
+		t.Errorf("threshold %.2f, want 0.81", got)
+	}
+	rc.Short.SourceBudget = 0
+	if got := rc.shortThreshold(rows, base, scores); got != 0.81 {
+		t.Errorf("with no room on calm: threshold %.2f, want 0.81 (calm's 0.7 is below)", got)
+	}
+	rc.Short.Budget = 0
+	if got := rc.shortThreshold(rows, base, scores); got != 0.91 {
+		t.Errorf("with no room on chat: threshold %.2f, want 0.91", got)
+	}
+}
+
 func TestFoldIsAStableHashOfTheID(t *testing.T) {
 	counts := make([]int, 5)
 	for i := range 1000 {

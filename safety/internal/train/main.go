@@ -5,7 +5,9 @@
 // figures and source names, never message text.
 //
 //	go run ./safety/internal/train -out safety/crisis_model.bin \
-//	    ../shared/data/crisis-train/*.jsonl ../shared/data/crisis/*.jsonl
+//	    -short-out safety/crisis_short_model.bin \
+//	    ../shared/data/crisis-train/*.jsonl ../shared/data/crisis/*.jsonl \
+//	    safety/testdata/chat-tune.jsonl safety/testdata/chat-writers.jsonl
 //
 // Each file is one source (named by its base name); its lines are
 // {"id", "text", "crisis": bool} or {"id", "text", "level" | "max_level"}.
@@ -19,6 +21,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/havenbot/haven/safety"
@@ -36,6 +40,7 @@ func main() {
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	outPath := fs.String("out", "", "write the model file here (required)")
+	shortPath := fs.String("short-out", "", "write the short-message model file here (required when chat sources are given)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "trainings in parallel (the model does not depend on it)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -76,6 +81,13 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	rc := learn.DefaultRecipe()
+	chat := slices.ContainsFunc(rows, func(r learn.Row) bool { return rc.Chat(&r) })
+	if chat && *shortPath == "" {
+		return errors.New("chat sources given but no -short-out FILE: say where to write the short-message model")
+	}
+	if !chat && *shortPath != "" {
+		return fmt.Errorf("-short-out given but no chat source (%s): the short-message model trains on them", strings.Join(rc.Short.ChatSources, ", "))
+	}
 	fit, err := rc.Fit(ctx, rows, *workers)
 	if err != nil {
 		return err
@@ -86,6 +98,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	if err := os.WriteFile(*outPath, data, 0o644); err != nil {
 		return fmt.Errorf("write model: %w", err)
+	}
+	var shortData []byte
+	if fit.Short != nil {
+		if shortData, err = fit.Short.MarshalBinary(); err != nil {
+			return fmt.Errorf("encode short-message model: %w", err)
+		}
+		if err := os.WriteFile(*shortPath, shortData, 0o644); err != nil {
+			return fmt.Errorf("write short-message model: %w", err)
+		}
 	}
 	total := 0
 	fmt.Fprintf(out, "| source | crisis rows | other rows |\n|---|---:|---:|\n")
@@ -106,6 +127,31 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "\ntrained on %d of %d rows; thresholds raise %.2f, high %.2f\n", total, len(rows), fit.Model.Raise, fit.Model.High)
 	fmt.Fprintf(out, "out of fold: recall %.3f (rules alone %.3f), scorer's added false crises on negative-only sources %.4f, precision of its level-3 raises %.3f\n",
 		fit.OOF.Recall, fit.OOF.RulesRecall, fit.OOF.AddedFalseCrisis, fit.OOF.HighPrecision)
+	if fit.Short != nil {
+		fmt.Fprintf(out, "\nshort-message model (messages of at most %d words): trained on", safety.ShortWords)
+		for _, c := range fit.ShortSources {
+			if rc.Chat(&learn.Row{Source: c.Source}) {
+				fmt.Fprintf(out, " %s %d + %d (weight %g)", c.Source, c.Positives, c.Negatives, rc.Short.ChatWeight)
+			}
+		}
+		fmt.Fprintf(out, " and the post model's rows; threshold %.2f\n", fit.Short.Raise)
+		fmt.Fprintf(out, "out of fold, each chat batch scored by models that never saw it (crises caught, false crises: post model -> with short model):\n")
+		fmt.Fprintf(out, "| batch | crises | other | caught | false crises |\n|---|---:|---:|---|---|\n")
+		var tot learn.BatchFigures
+		for _, b := range fit.ShortOOF {
+			fmt.Fprintf(out, "| %s | %d | %d | %d -> %d | %d -> %d |\n", b.Batch, b.Positives, b.Negatives,
+				b.Before.Caught, b.After.Caught, b.Before.FalseCrises, b.After.FalseCrises)
+			tot.Positives += b.Positives
+			tot.Negatives += b.Negatives
+			tot.Before.Caught += b.Before.Caught
+			tot.After.Caught += b.After.Caught
+			tot.Before.FalseCrises += b.Before.FalseCrises
+			tot.After.FalseCrises += b.After.FalseCrises
+		}
+		fmt.Fprintf(out, "| all | %d | %d | %d -> %d | %d -> %d |\n", tot.Positives, tot.Negatives,
+			tot.Before.Caught, tot.After.Caught, tot.Before.FalseCrises, tot.After.FalseCrises)
+		fmt.Fprintf(out, "wrote %s (%d bytes)\n", *shortPath, len(shortData))
+	}
 	fmt.Fprintf(out, "wrote %s (%d bytes) in %s\n", *outPath, len(data), time.Since(start).Round(time.Second))
 	return nil
 }

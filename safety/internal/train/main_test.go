@@ -91,11 +91,14 @@ func TestTrainRejectsBadUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "m.bin")
+	chat := writeChat(t)
 	cases := []struct {
 		args []string
 		want string
 	}{
 		{src, "no -out FILE"},
+		{[]string{"-out", out, src[0], chat}, "no -short-out FILE"},
+		{[]string{"-out", out, "-short-out", filepath.Join(dir, "s.bin"), src[0]}, "no chat source"},
 		{[]string{"-out", out}, "no data files"},
 		{[]string{"-out", out, bad}, "bad.jsonl line 2"},
 		{[]string{"-out", out, src[0], again}, "two files are named alpha"},
@@ -109,5 +112,57 @@ func TestTrainRejectsBadUse(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed run wrote a model")
+	}
+}
+
+// writeChat writes a chat source (named as the recipe's chat-writers) of
+// short messages in two batches, written for this test.
+func writeChat(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for _, batch := range []string{"w10", "w11"} {
+		for i := range 6 {
+			fmt.Fprintf(&b, `{"id": "chat-crisis-%s-k-%02d", "text": "not gonna be around much longer %d", "level": 2}`+"\n", batch, i, i)
+			fmt.Fprintf(&b, `{"id": "chat-neg-%s-k-%02d", "text": "not gonna be around this weekend %d", "max_level": 0}`+"\n", batch, i, i)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "chat-writers.jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestTrainWritesTheShortModelFromChatSources(t *testing.T) {
+	src := append(writeSources(t), writeChat(t))
+	dir := t.TempDir()
+	var first []byte
+	for i, workers := range []string{"1", "3"} {
+		out, short := filepath.Join(dir, fmt.Sprintf("m%d.bin", i)), filepath.Join(dir, fmt.Sprintf("s%d.bin", i))
+		var stdout bytes.Buffer
+		if err := run(context.Background(), append([]string{"-workers", workers, "-out", out, "-short-out", short}, src...), &stdout); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(short)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lr.UnmarshalBinary(data); err != nil {
+			t.Fatalf("the written short model does not load: %v", err)
+		}
+		if first == nil {
+			first = data
+		} else if !bytes.Equal(first, data) {
+			t.Error("the same data gave different short-model bytes")
+		}
+		got := stdout.String()
+		for _, want := range []string{"short-message model", "chat-writers 12 + 12 (weight", "| w10 | 6 | 6 |", "| all | 12 | 12 |"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("report lacks %q:\n%s", want, got)
+			}
+		}
+		if strings.Contains(got, "around") {
+			t.Error("the report prints message text")
+		}
 	}
 }

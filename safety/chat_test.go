@@ -118,7 +118,7 @@ func TestChatReportHalfRulesAlone(t *testing.T) {
 // messages they were written against catch few of their siblings written
 // the same day. These tests hold what it measured (rules 27 of 60 caught
 // with 5 false crises; with the post scorer 30 of 60 with 6; with the
-// short-message scorer too 35 of 60 with 6, 31 when that scorer is trained
+// short-message scorer too 34 of 60 with 6, 33 when that scorer is trained
 // without the fifth batch, the half's siblings), so that no change loses
 // ground there, and log the gap to the bar.
 
@@ -145,8 +145,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	}
 	c := evalChat(t, f, "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	if c.caught < 35 {
-		t.Errorf("fresh reporting half: %d of %d crisis messages caught, want at least 35", c.caught, c.positives)
+	if c.caught < 34 {
+		t.Errorf("fresh reporting half: %d of %d crisis messages caught, want at least 34", c.caught, c.positives)
 	}
 	if c.falseCrisis > 6 {
 		t.Errorf("fresh reporting half: %d false crises, want at most 6", c.falseCrisis)
@@ -157,19 +157,19 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 }
 
 // TestChatWritersRulesAlone holds the rules alone to what they reached on
-// chat-writers.jsonl, the seven sets written by writers who saw neither the
+// chat-writers.jsonl, the ten sets written by writers who saw neither the
 // rules nor the other chat sets (trained on by the short-message scorer,
-// never used to write a rule): 243 of 600 crisis messages, 34 false crises
-// in 1,500. That is the rules' honest figure on chat written by someone
+// never used to write a rule): 378 of 900 crisis messages, 52 false crises
+// in 2,100. That is the rules' honest figure on chat written by someone
 // else; a rule change must not lose ground there.
 func TestChatWritersRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers.jsonl")
-	c.atLeast(t, 600)
-	if c.caught < 243 {
-		t.Errorf("writers' sets, rules alone: %d of %d crisis messages caught, want at least 243", c.caught, c.positives)
+	c.atLeast(t, 900)
+	if c.caught < 378 {
+		t.Errorf("writers' sets, rules alone: %d of %d crisis messages caught, want at least 378", c.caught, c.positives)
 	}
-	if c.falseCrisis > 34 {
-		t.Errorf("writers' sets, rules alone: %d false crises, want at most 34", c.falseCrisis)
+	if c.falseCrisis > 52 {
+		t.Errorf("writers' sets, rules alone: %d false crises, want at most 52", c.falseCrisis)
 	}
 }
 

@@ -80,7 +80,7 @@ func evalChat(t *testing.T, f *Floor, name string) chatFigures {
 // NewFloor builds it (rules plus the learned scorers) on the reporting
 // half. The bar is recall of at least 0.95 at level >= 2 with at
 // most one false crisis in fifty; the gate does not reach it yet (76 of 82
-// caught, 5 false crises in 82 when last measured, with the short-message
+// caught, 4 false crises in 82 when last measured, with the short-message
 // scorer; 74 and 4 before it). Until it does, this test holds those figures
 // so that no change loses ground, and logs the gap to the bar.
 func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
@@ -89,8 +89,8 @@ func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	if c.caught < 76 {
 		t.Errorf("reporting half: %d of %d crisis messages caught, want at least 76 (missed %v)", c.caught, c.positives, c.missed)
 	}
-	if c.falseCrisis > 5 {
-		t.Errorf("reporting half: %d false crises, want at most 5 (ids %v)", c.falseCrisis, c.falseIDs)
+	if c.falseCrisis > 4 {
+		t.Errorf("reporting half: %d false crises, want at most 4 (ids %v)", c.falseCrisis, c.falseIDs)
 	}
 	if c.recall() < 0.95 || c.falseRate() > 0.02 {
 		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
@@ -157,19 +157,19 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 }
 
 // TestChatWritersRulesAlone holds the rules alone to what they reached on
-// chat-writers.jsonl, the ten sets written by writers who saw neither the
-// rules nor the other chat sets (trained on by the short-message scorer,
-// never used to write a rule): 378 of 900 crisis messages, 52 false crises
-// in 2,100. That is the rules' honest figure on chat written by someone
+// chat-writers.jsonl, the fourteen sets written by writers who saw neither
+// the rules nor the other chat sets (trained on by the short-message
+// scorer, never used to write a rule): 548 of 1,350 crisis messages, 70
+// false crises in 2,850. That is the rules' honest figure on chat written by someone
 // else; a rule change must not lose ground there.
 func TestChatWritersRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers.jsonl")
-	c.atLeast(t, 900)
-	if c.caught < 378 {
-		t.Errorf("writers' sets, rules alone: %d of %d crisis messages caught, want at least 378", c.caught, c.positives)
+	c.atLeast(t, 1350)
+	if c.caught < 548 {
+		t.Errorf("writers' sets, rules alone: %d of %d crisis messages caught, want at least 548", c.caught, c.positives)
 	}
-	if c.falseCrisis > 52 {
-		t.Errorf("writers' sets, rules alone: %d false crises, want at most 52", c.falseCrisis)
+	if c.falseCrisis > 70 {
+		t.Errorf("writers' sets, rules alone: %d false crises, want at most 70", c.falseCrisis)
 	}
 }
 

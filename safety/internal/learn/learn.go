@@ -44,6 +44,9 @@ type Row struct {
 	// Doc holds the features of the whole canonical text (what the model
 	// learns from); scoring reads Verdict.ModelText.
 	Doc linear.Doc
+	// Window says the text came with earlier messages: its label may rest
+	// on them.
+	Window bool
 }
 
 // Prepare assesses and featurizes texts on workers goroutines (0 =
@@ -58,6 +61,7 @@ func Prepare(ctx context.Context, floor *safety.Floor, texts []Labelled, workers
 			Positive: t.Positive,
 			Verdict:  floor.AssessRules(t.Input),
 			Doc:      linear.NewDoc(safety.Normalize(t.Input.Text), linear.Bits),
+			Window:   len(t.Input.History) > 0,
 		}
 	})
 	if err != nil {
@@ -113,7 +117,8 @@ type ShortRecipe struct {
 	// the short scorer may add as false crises, out of fold.
 	Budget float64
 	// SourceBudget is the highest share of the rows of any negative-only
-	// source (see Recipe.RaiseBudget) that it may add.
+	// source (see Recipe.RaiseBudget) that it may add; one row is always
+	// allowed.
 	SourceBudget float64
 }
 
@@ -158,8 +163,13 @@ func (rc Recipe) Chat(r *Row) bool { return slices.Contains(rc.Short.ChatSources
 
 // UsesShort reports whether the recipe trains the short-message scorer on
 // r: every row the post scorer trains on, the chat rows and the everyday
-// sources.
+// sources, but not a crisis whose message came after earlier ones. The
+// scorer reads one message; "because I do" is a crisis only after a
+// question about suicide, and the rules' window reads that.
 func (rc Recipe) UsesShort(r *Row) bool {
+	if r.Positive && r.Window {
+		return false
+	}
 	return rc.Uses(r) || rc.Chat(r) || slices.Contains(rc.Short.Everyday, r.Source)
 }
 
@@ -327,7 +337,34 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 	sm := models[nPost+folds]
 	sm.Raise, sm.High = rc.shortThreshold(short, base, sScores), never
 	fit.Short, fit.ShortSources = sm, shortCounts
-	fit.ShortOOF = rc.batchFigures(short, base, sScores, sm.Raise)
+	// The figures by batch count every chat row, also those the short
+	// scorer does not train on (a crisis said after earlier messages),
+	// each scored by the model whose fold left its batch out.
+	var chat []*Row
+	for i := range rows {
+		if rc.Chat(&rows[i]) {
+			chat = append(chat, &rows[i])
+		}
+	}
+	fold := rc.batchFolds(short, folds)
+	cBase := make([]safety.Level, len(chat))
+	cScores := make([]float64, len(chat))
+	err = parallel(ctx, len(chat), workers, func(i int) {
+		v := chat[i].Verdict
+		ps := -1.0
+		if v.NeedsScore() {
+			ps = m.Score(v.ModelText)
+		}
+		cBase[i] = v.WithScore(ps, th).Level
+		cScores[i] = -1
+		if v.NeedsShortScore() {
+			cScores[i] = models[nPost+fold[Batch(chat[i].ID)]].Score(v.ModelText)
+		}
+	})
+	if err != nil {
+		return Fit{}, fmt.Errorf("fit: %w", err)
+	}
+	fit.ShortOOF = rc.batchFigures(chat, cBase, cScores, sm.Raise)
 	return fit, nil
 }
 
@@ -362,17 +399,11 @@ func selectRows(rows []Row, use func(*Row) bool) ([]*Row, []SourceCount) {
 // batch (the batches in sorted order, dealt round the folds), so that a
 // batch is held out whole; any other row by its id, as the post scorer's.
 func (rc Recipe) shortFolds(rows []*Row, folds int) []int {
-	var batches []string
-	for _, r := range rows {
-		if rc.Chat(r) && !slices.Contains(batches, Batch(r.ID)) {
-			batches = append(batches, Batch(r.ID))
-		}
-	}
-	slices.Sort(batches)
+	fold := rc.batchFolds(rows, folds)
 	out := make([]int, len(rows))
 	for i, r := range rows {
 		if rc.Chat(r) {
-			out[i] = slices.Index(batches, Batch(r.ID)) % folds
+			out[i] = fold[Batch(r.ID)]
 		} else {
 			out[i] = Fold(r.ID, folds)
 		}
@@ -380,25 +411,52 @@ func (rc Recipe) shortFolds(rows []*Row, folds int) []int {
 	return out
 }
 
+// batchFolds deals the chat batches of rows, in sorted order, round the
+// folds.
+func (rc Recipe) batchFolds(rows []*Row, folds int) map[string]int {
+	var batches []string
+	for _, r := range rows {
+		if rc.Chat(r) && !slices.Contains(batches, Batch(r.ID)) {
+			batches = append(batches, Batch(r.ID))
+		}
+	}
+	slices.Sort(batches)
+	out := make(map[string]int, len(batches))
+	for i, b := range batches {
+		out[b] = i % folds
+	}
+	return out
+}
+
 // shortThreshold is the lowest score on the grid at which the short
-// scorer, out of fold, adds at most Short.Budget of the chat negatives and
-// at most Short.SourceBudget of any negative-only source's rows as false
-// crises (never if none).
+// scorer, out of fold, adds at most Short.Budget of the chat negatives as
+// false crises, and at most Short.SourceBudget (or one row) of the rows of
+// any negative-only source, a chat batch of ordinary messages (one with no
+// crisis row) counting as a source of its own: everyday messages are most
+// of what a chat bot reads (never if none).
 func (rc Recipe) shortThreshold(rows []*Row, base []safety.Level, scores []float64) float64 {
+	// group is what a row's false crises count against: its source, or
+	// its batch for a chat row.
+	group := func(r *Row) string {
+		if rc.Chat(r) {
+			return "chat batch " + Batch(r.ID)
+		}
+		return r.Source
+	}
 	hasPos := map[string]bool{}
 	negs := map[string]int{}
 	chatNegs := 0
 	for _, r := range rows {
 		if r.Positive {
-			hasPos[r.Source] = true
+			hasPos[group(r)] = true
 		}
 	}
 	for _, r := range rows {
-		switch {
-		case rc.Chat(r) && !r.Positive:
+		if rc.Chat(r) && !r.Positive {
 			chatNegs++
-		case !hasPos[r.Source]:
-			negs[r.Source]++
+		}
+		if !hasPos[group(r)] {
+			negs[group(r)]++
 		}
 	}
 	for _, t := range grid {
@@ -410,13 +468,16 @@ func (rc Recipe) shortThreshold(rows []*Row, base []safety.Level, scores []float
 			}
 			if rc.Chat(r) {
 				chat++
-			} else if !hasPos[r.Source] {
-				added[r.Source]++
+			}
+			if g := group(r); !hasPos[g] {
+				added[g]++
 			}
 		}
 		ok := float64(chat) <= rc.Short.Budget*float64(chatNegs)
-		for src, n := range added {
-			ok = ok && float64(n) <= rc.Short.SourceBudget*float64(negs[src])
+		for g, n := range added {
+			// A budget below one row is no budget: a small source
+			// (141 rows at 0.5%) would let one row set the threshold.
+			ok = ok && (n <= 1 || float64(n) <= rc.Short.SourceBudget*float64(negs[g]))
 		}
 		if ok {
 			return t

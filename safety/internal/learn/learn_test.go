@@ -260,24 +260,81 @@ func TestShortThresholdKeepsBothBudgets(t *testing.T) {
 	for _, s := range []float64{0.9, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
 		add("chat", false, 0, s)
 	}
-	// A negative-only source: one of ten at 0.7, one already a crisis by
-	// the rules (not the scorer's to count) at 0.99.
-	for _, s := range []float64{0.7, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
+	// A negative-only source: two of ten at 0.85 and 0.7, one already a
+	// crisis by the rules (not the scorer's to count) at 0.99.
+	for _, s := range []float64{0.85, 0.7, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
 		add("calm", false, 0, s)
 	}
 	add("calm", false, safety.LevelIdeation, 0.99)
 	add("chat", true, 0, 0.95)
-	// Chat: at most 1 of 10 added -> above 0.80; calm: 1 of 10 allowed.
-	if got := rc.shortThreshold(rows, base, scores); got != 0.81 {
-		t.Errorf("threshold %.2f, want 0.81", got)
+	cases := []struct {
+		name                 string
+		budget, sourceBudget float64
+		want                 float64
+	}{
+		{"chat allows one of ten: above 0.80", 0.1, 0.1, 0.81},
+		{"one row of a source is always allowed", 0.1, 0, 0.81},
+		{"no room on chat: above 0.90", 0, 0.1, 0.91},
+		{"room on chat, none on calm: one calm row at most", 1, 0, 0.71},
+		{"room everywhere: the grid's lowest", 1, 1, 0.50},
 	}
-	rc.Short.SourceBudget = 0
-	if got := rc.shortThreshold(rows, base, scores); got != 0.81 {
-		t.Errorf("with no room on calm: threshold %.2f, want 0.81 (calm's 0.7 is below)", got)
+	for _, c := range cases {
+		rc.Short.Budget, rc.Short.SourceBudget = c.budget, c.sourceBudget
+		if got := rc.shortThreshold(rows, base, scores); got != c.want {
+			t.Errorf("%s: threshold %.2f, want %.2f", c.name, got, c.want)
+		}
 	}
-	rc.Short.Budget = 0
-	if got := rc.shortThreshold(rows, base, scores); got != 0.91 {
-		t.Errorf("with no room on chat: threshold %.2f, want 0.91", got)
+	rc.Short.Budget = -1
+	if got := rc.shortThreshold(rows, base, scores); got != never {
+		t.Errorf("an unreachable budget gave %.2f, want never", got)
+	}
+}
+
+func TestShortScorerSkipsACrisisSaidAfterEarlierMessages(t *testing.T) {
+	rc := DefaultRecipe()
+	cases := []struct {
+		row  Row
+		want bool
+	}{
+		{Row{Source: "chat-writers", Positive: true}, true},
+		{Row{Source: "chat-writers", Positive: true, Window: true}, false},
+		{Row{Source: "chat-writers", Window: true}, true},
+		{Row{Source: "goemotions-neg"}, true},
+		{Row{Source: "kaggle-suicidewatch-sample", Positive: true}, true},
+	}
+	for _, c := range cases {
+		if got := rc.UsesShort(&c.row); got != c.want {
+			t.Errorf("UsesShort(%s positive=%v window=%v) = %v, want %v", c.row.Source, c.row.Positive, c.row.Window, got, c.want)
+		}
+	}
+	if rc.Uses(&Row{Source: "chat-writers", Positive: true}) || rc.Uses(&Row{Source: "goemotions-neg"}) {
+		t.Error("the post scorer trains on chat or everyday rows")
+	}
+}
+
+func TestAnOrdinaryChatBatchCountsAsASourceOfItsOwn(t *testing.T) {
+	rc := Recipe{Short: ShortRecipe{ChatSources: []string{"chat"}, Budget: 1, SourceBudget: 0}}
+	var rows []*Row
+	var base []safety.Level
+	var scores []float64
+	add := func(id string, pos bool, s float64) {
+		rows = append(rows, &Row{ID: id, Source: "chat", Positive: pos})
+		base = append(base, 0)
+		scores = append(scores, s)
+	}
+	// A batch with crises: its negatives count only against Budget.
+	for i, s := range []float64{0.9, 0.8, 0.7} {
+		add(fmt.Sprintf("chat-neg-w10-x-%d", i), false, s)
+	}
+	add("chat-crisis-w10-x-9", true, 0.99)
+	// An ordinary batch: three of its rows score 0.85, 0.75 and 0.6.
+	for i, s := range []float64{0.85, 0.75, 0.6, 0.1} {
+		add(fmt.Sprintf("chat-neg-w13-y-%d", i), false, s)
+	}
+	// One ordinary row may be raised (a budget below one row is none):
+	// above 0.75.
+	if got := rc.shortThreshold(rows, base, scores); got != 0.76 {
+		t.Errorf("threshold %.2f, want 0.76", got)
 	}
 }
 

@@ -140,12 +140,16 @@ type platformQueue struct {
 	convs       map[string]*outConv
 	prio, norm  []laneEntry
 	waiting     waitHeap
-	pausedUntil time.Time     // a global Retry-After holds every conversation until then
-	prioBusy    int           // senders holding a conversation for a crisis message
-	queued      int           // conversations in convQueued
-	busy        int           // conversations in convBusy
-	wake        chan struct{} // closed and replaced on every change
-	sweepAt     int
+	pausedUntil time.Time // a global Retry-After holds every conversation until then
+	prioBusy    int       // senders holding a conversation for a crisis message
+	queued      int       // conversations in convQueued
+	busy        int       // conversations in convBusy
+	// wake carries a token per change for one waiting sender: a sender
+	// that takes a conversation and leaves more to take passes a token on,
+	// so senders wake one by one as there is work for them, not all at
+	// every change.
+	wake    chan struct{}
+	sweepAt int
 }
 
 func newPlatformQueue(h *Hub, a Adapter) *platformQueue {
@@ -155,7 +159,7 @@ func newPlatformQueue(h *Hub, a Adapter) *platformQueue {
 		limit:   a.MessageLimit(),
 		platLim: rate.NewLimiter(h.opts.PlatformRate, h.opts.PlatformBurst),
 		convs:   map[string]*outConv{},
-		wake:    make(chan struct{}),
+		wake:    make(chan struct{}, h.opts.SendersPerPlatform),
 		sweepAt: 1024,
 	}
 }
@@ -219,7 +223,9 @@ func (p *platformQueue) enqueue(it *outItem) {
 			p.place(c)
 		}
 	}
-	p.notify()
+	if p.next() != nil {
+		p.notify()
+	}
 }
 
 // place puts c at the back of the lane its head message calls for, or
@@ -260,9 +266,13 @@ func (p *platformQueue) promote(now time.Time) {
 	}
 }
 
+// notify wakes one waiting sender, or the next one to wait, to look at
+// the queue again.
 func (p *platformQueue) notify() {
-	close(p.wake)
-	p.wake = make(chan struct{})
+	select {
+	case p.wake <- struct{}{}:
+	default: // every sender has a token already
+	}
 }
 
 // head drops the stale entries at the front of lane and reports whether a
@@ -340,6 +350,9 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 				if c.prio {
 					p.prioBusy++
 				}
+				if p.next() != nil {
+					p.notify() // more to take: wake another sender
+				}
 				p.mu.Unlock()
 				return c, c.prio, nil
 			}
@@ -349,7 +362,6 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 				wait = d
 			}
 		}
-		wake := p.wake
 		p.mu.Unlock()
 		var timer *time.Timer
 		var fire <-chan time.Time
@@ -358,7 +370,7 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 			fire = timer.C
 		}
 		select {
-		case <-wake:
+		case <-p.wake:
 		case <-fire:
 		case <-ctx.Done():
 		}
@@ -392,10 +404,14 @@ func (p *platformQueue) release(c *outConv, prio bool, failed *outItem, until ti
 	case time.Now().Before(until):
 		p.park(c, until, why)
 		p.h.signal() // the drain may now see that nothing can go before its end
+		p.notify()   // a sender waiting for a later time may have to wake sooner
+		return
 	default:
 		p.place(c)
 	}
-	p.notify()
+	if p.next() != nil {
+		p.notify()
+	}
 }
 
 // sweep forgets idle conversations whose rate limiter has refilled.

@@ -100,7 +100,7 @@ func (e *Engine) taskAsked(t *Turn) bool {
 	if len(t.In.Text) > maxDispatchReadBytes {
 		return false
 	}
-	req := e.capRequest(t, t.In.Text)
+	req := ruleRequest(e, t, t.In.Text)
 	_, _, ok := e.taskBranch.MatchRules(&req)
 	return ok
 }

@@ -130,6 +130,16 @@ func (e *Engine) taskReply(t *Turn, text string, file *channels.File) {
 
 // capRequest is the turn as a capability sees it.
 func (e *Engine) capRequest(t *Turn, text string) tasks.Request {
+	req := ruleRequest(e, t, text)
+	req.Country = e.country(t)
+	return req
+}
+
+// ruleRequest is capRequest without the person's country, for the rules
+// (tasks.Capability.Match), which read the text and context only: the
+// country scans the session's history, which a turn that is not a task
+// never needs.
+func ruleRequest(e *Engine, t *Turn, text string) tasks.Request {
 	c := t.In.Conversation
 	return tasks.Request{
 		Text:       text,
@@ -139,7 +149,6 @@ func (e *Engine) capRequest(t *Turn, text string) tasks.Request {
 		MessageKey: messageKey(t.In),
 		Target:     tasks.Target{Platform: t.In.Platform, ConversationID: c.ID, Kind: string(c.Kind), ThreadID: c.ThreadID},
 		Private:    c.Kind == channels.KindDM,
-		Country:    e.country(t),
 		Context:    tasks.Context(t.Checkpoint.CapabilityContext),
 	}
 }

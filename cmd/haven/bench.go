@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"sync"
 	"time"
@@ -88,6 +89,7 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 		dir        string
 		cpuprofile string
 		memprofile string
+		tracefile  string
 		skipEcho   bool
 	)
 	fs.IntVar(&load.people, "people", 100, "how many simulated people write to Haven")
@@ -99,6 +101,7 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 	fs.StringVar(&dir, "dir", "", "`folder` for the bench database (default: a temporary folder, removed after)")
 	fs.StringVar(&cpuprofile, "cpuprofile", "", "write a CPU profile of the Haven run to `file`")
 	fs.StringVar(&memprofile, "memprofile", "", "write a profile of what the process allocated, up to the end of the Haven run, to `file`")
+	fs.StringVar(&tracefile, "trace", "", "write a runtime execution trace of the Haven run to `file` (go tool trace)")
 	fs.BoolVar(&skipEcho, "no-echo", false, "skip the echo-bot run")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -146,10 +149,31 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 			}
 		}()
 	}
+	var stopTrace func()
+	if tracefile != "" {
+		f, err := os.Create(tracefile)
+		if err != nil {
+			return fmt.Errorf("create trace: %w", err)
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return fmt.Errorf("start trace: %w", err)
+		}
+		stopTrace = trace.Stop
+		defer func() {
+			if stopTrace != nil {
+				stopTrace()
+			}
+		}()
+	}
 	full, err := benchHaven(ctx, load, filepath.Join(dir, "haven.db"), latency, std.err)
 	if stopProfile != nil {
 		stopProfile()
 		stopProfile = nil
+	}
+	if stopTrace != nil {
+		stopTrace()
+		stopTrace = nil
 	}
 	if err != nil {
 		return fmt.Errorf("haven run: %w", err)

@@ -42,7 +42,10 @@ type Capability struct {
 	Approval func(args Args) (question string, needed bool)
 	// Match is the rule-based extractor: it returns the arguments it read
 	// from the request and true when the request asks for this capability.
-	// It must be quick and must not call a model. nil means model-only.
+	// It must be quick and must not call a model, and must not depend on
+	// Country: core leaves it empty when it only asks whether a rule
+	// matches (working the country out costs more than the rules). nil
+	// means model-only.
 	Match func(req *Request) (Args, bool)
 	// Execute does the work. It must leave nothing half-done when it
 	// returns an error: the branch answers kindly and the capability

@@ -173,6 +173,43 @@ func TestChatWritersRulesAlone(t *testing.T) {
 	}
 }
 
+// chat-writers-report.jsonl is five more writers' sets (450 crises, 450
+// hard negatives, 600 ordinary messages), written after the short-message
+// scorer was trained and never trained on, tuned on or read row by row: the
+// plainest figure for chat by someone else. Measured once, as committed:
+// rules alone 216 of 450 caught with 35 false crises in 1,050; the whole
+// floor 242 with 38. These tests hold those figures and log the gap to the
+// issue's bar.
+
+// TestChatWritersReportRulesAlone holds the rules alone on the writers'
+// reporting sets.
+func TestChatWritersReportRulesAlone(t *testing.T) {
+	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers-report.jsonl")
+	c.atLeast(t, 450)
+	if c.caught < 216 {
+		t.Errorf("writers' reporting sets, rules alone: %d of %d crisis messages caught, want at least 216", c.caught, c.positives)
+	}
+	if c.falseCrisis > 35 {
+		t.Errorf("writers' reporting sets, rules alone: %d false crises, want at most 35", c.falseCrisis)
+	}
+}
+
+// TestChatWritersReportWithTheScorersHoldsItsGround holds the floor as
+// NewFloor builds it on the writers' reporting sets.
+func TestChatWritersReportWithTheScorersHoldsItsGround(t *testing.T) {
+	c := evalChat(t, NewFloor(), "chat-writers-report.jsonl")
+	c.atLeast(t, 450)
+	if c.caught < 242 {
+		t.Errorf("writers' reporting sets: %d of %d crisis messages caught, want at least 242", c.caught, c.positives)
+	}
+	if c.falseCrisis > 38 {
+		t.Errorf("writers' reporting sets: %d false crises, want at most 38", c.falseCrisis)
+	}
+	if c.recall() < 0.95 || c.falseRate() > 0.02 {
+		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
+	}
+}
+
 // TestChatTuneHalf holds the rules to the bar on the tuning half.
 func TestChatTuneHalf(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-tune.jsonl")

@@ -87,6 +87,17 @@ func clauses(text string) []string {
 
 var clauseRE = textmatch.MustCompile(`\s*(?:[.;!?\n]+|,|\s-\s|\s—\s)\s*`)
 
+// turnsMeaning reports a word before the person's own clause that turns
+// what the clause says (a negation, a doubt, a condition), so that the
+// clause cannot be reflected without it.
+func turnsMeaning(w string) bool {
+	switch strings.ToLower(strings.Trim(w, ",")) {
+	case "not", "no", "never", "dont", "don't", "doubt", "unsure", "whether", "if", "unless", "hardly", "barely", "without", "nobody", "nothing", "longer":
+		return true
+	}
+	return false
+}
+
 func isConjunction(w string) bool {
 	switch strings.ToLower(w) {
 	case "and", "but", "so", "because", "cause", "cuz", "though", "although", "while", "yet", "or", "since", "when", "then":
@@ -158,6 +169,11 @@ func selfClause(c string) []string {
 			if isSelf(words[j]) {
 				start = j
 				break
+			}
+			if turnsMeaning(words[j]) {
+				// "not sure how much longer I can keep this up": what
+				// follows alone says the opposite.
+				return nil
 			}
 		}
 	}

@@ -36,6 +36,27 @@ func (c chatFigures) atLeast(t *testing.T, n int) {
 	}
 }
 
+// holds fails the test when fewer than caught crisis messages reached
+// level 2 or more than maxFalse negatives did; it names no row.
+func (c chatFigures) holds(t *testing.T, what string, caught, maxFalse int) {
+	t.Helper()
+	if c.caught < caught {
+		t.Errorf("%s: %d of %d crisis messages caught, want at least %d", what, c.caught, c.positives, caught)
+	}
+	if c.falseCrisis > maxFalse {
+		t.Errorf("%s: %d false crises, want at most %d", what, c.falseCrisis, maxFalse)
+	}
+}
+
+// logBar logs how far the figures are from the bar for chat
+// (recall 0.95, at most one false crisis in fifty).
+func (c chatFigures) logBar(t *testing.T) {
+	t.Helper()
+	if c.recall() < 0.95 || c.falseRate() > 0.02 {
+		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
+	}
+}
+
 func evalChat(t *testing.T, f *Floor, name string) chatFigures {
 	t.Helper()
 	file, err := os.Open(filepath.Join("testdata", name))
@@ -92,9 +113,7 @@ func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	if c.falseCrisis > 4 {
 		t.Errorf("reporting half: %d false crises, want at most 4 (ids %v)", c.falseCrisis, c.falseIDs)
 	}
-	if c.recall() < 0.95 || c.falseRate() > 0.02 {
-		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
-	}
+	c.logBar(t)
 }
 
 // TestChatReportHalfRulesAlone holds the rules without a scorer to what they
@@ -127,12 +146,7 @@ func TestChatReportHalfRulesAlone(t *testing.T) {
 func TestChatFreshReportHalfRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	if c.caught < 27 {
-		t.Errorf("fresh reporting half, rules alone: %d of %d crisis messages caught, want at least 27", c.caught, c.positives)
-	}
-	if c.falseCrisis > 5 {
-		t.Errorf("fresh reporting half, rules alone: %d false crises, want at most 5", c.falseCrisis)
-	}
+	c.holds(t, "fresh reporting half, rules alone", 27, 5)
 }
 
 // TestChatFreshReportHalfWithTheScorerHoldsItsGround holds the gate as
@@ -145,32 +159,20 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	}
 	c := evalChat(t, f, "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	if c.caught < 34 {
-		t.Errorf("fresh reporting half: %d of %d crisis messages caught, want at least 34", c.caught, c.positives)
-	}
-	if c.falseCrisis > 6 {
-		t.Errorf("fresh reporting half: %d false crises, want at most 6", c.falseCrisis)
-	}
-	if c.recall() < 0.95 || c.falseRate() > 0.02 {
-		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
-	}
+	c.holds(t, "fresh reporting half", 34, 6)
+	c.logBar(t)
 }
 
 // TestChatWritersRulesAlone holds the rules alone to what they reached on
 // chat-writers.jsonl, the fourteen sets written by writers who saw neither
 // the rules nor the other chat sets (trained on by the short-message
 // scorer, never used to write a rule): 548 of 1,350 crisis messages, 70
-// false crises in 2,850. That is the rules' honest figure on chat written by someone
-// else; a rule change must not lose ground there.
+// false crises in 2,850. That is the rules' honest figure on chat written
+// by someone else; a rule change must not lose ground there.
 func TestChatWritersRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers.jsonl")
 	c.atLeast(t, 1350)
-	if c.caught < 548 {
-		t.Errorf("writers' sets, rules alone: %d of %d crisis messages caught, want at least 548", c.caught, c.positives)
-	}
-	if c.falseCrisis > 70 {
-		t.Errorf("writers' sets, rules alone: %d false crises, want at most 70", c.falseCrisis)
-	}
+	c.holds(t, "writers' sets, rules alone", 548, 70)
 }
 
 // chat-writers-report.jsonl is five more writers' sets (450 crises, 450
@@ -186,12 +188,7 @@ func TestChatWritersRulesAlone(t *testing.T) {
 func TestChatWritersReportRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers-report.jsonl")
 	c.atLeast(t, 450)
-	if c.caught < 216 {
-		t.Errorf("writers' reporting sets, rules alone: %d of %d crisis messages caught, want at least 216", c.caught, c.positives)
-	}
-	if c.falseCrisis > 35 {
-		t.Errorf("writers' reporting sets, rules alone: %d false crises, want at most 35", c.falseCrisis)
-	}
+	c.holds(t, "writers' reporting sets, rules alone", 216, 35)
 }
 
 // TestChatWritersReportWithTheScorersHoldsItsGround holds the floor as
@@ -199,15 +196,8 @@ func TestChatWritersReportRulesAlone(t *testing.T) {
 func TestChatWritersReportWithTheScorersHoldsItsGround(t *testing.T) {
 	c := evalChat(t, NewFloor(), "chat-writers-report.jsonl")
 	c.atLeast(t, 450)
-	if c.caught < 242 {
-		t.Errorf("writers' reporting sets: %d of %d crisis messages caught, want at least 242", c.caught, c.positives)
-	}
-	if c.falseCrisis > 38 {
-		t.Errorf("writers' reporting sets: %d false crises, want at most 38", c.falseCrisis)
-	}
-	if c.recall() < 0.95 || c.falseRate() > 0.02 {
-		t.Logf("below the issue's bar (recall 0.95, false crises 0.02): recall %.3f, false crises %.3f", c.recall(), c.falseRate())
-	}
+	c.holds(t, "writers' reporting sets", 242, 38)
+	c.logBar(t)
 }
 
 // TestChatTuneHalf holds the rules to the bar on the tuning half.

@@ -25,9 +25,9 @@ type Scorer interface {
 // a height). A threshold above 1 never fires.
 type Thresholds struct {
 	Raise, High float64
-	// Short is the short-message scorer's threshold: an unsure verdict of
-	// a message of at most ShortWords words becomes level 2 at a short
-	// score of Short or more.
+	// Short is the short-message scorer's threshold: a message of at most
+	// ShortWords words in which no rule matched anything (level 0) becomes
+	// level 2 at a short score of Short or more.
 	Short float64
 }
 
@@ -42,8 +42,8 @@ type FloorOptions struct {
 	Scorer Scorer
 	// Short is the learned scorer for short chat messages (at most
 	// ShortWords words), trained on chat messages written for Haven
-	// beside the posts; nil means none. It may only raise an unsure
-	// verdict to level 2.
+	// beside the posts; nil means none. It may only raise a message no
+	// rule matched to level 2.
 	Short Scorer
 	// Thresholds for Scorer and Short. Zero Raise and High mean the
 	// thresholds stored with Scorer (the embedded model carries those

@@ -258,6 +258,9 @@ func TestRecallFamilies(t *testing.T) {
 			{"I just feel like raising the white flag", 1, 1},
 			{"I don't belong anywhere", 1, 1},
 			{"I just want to be at peace", 1, 1},
+			{"honestly not sure how much longer I can keep this up", 1, 1},
+			{"how much longer can I take this", 1, 1},
+			{"not sure how much longer I can keep this pace up at work lol", 0, 0},
 			{"my phone is at the end of its battery", 0, 0},
 		},
 		"goodbye to the world": {

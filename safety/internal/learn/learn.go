@@ -311,28 +311,15 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 	for i, r := range used {
 		postScore[r] = scores[i]
 	}
-	base := make([]safety.Level, len(short))
-	sScores := make([]float64, len(short))
-	err = parallel(ctx, len(short), workers, func(i int) {
-		r := short[i]
-		ps, ok := postScore[r]
-		if !ok {
-			ps = -1
-			if r.Verdict.NeedsScore() {
-				ps = m.Score(r.Verdict.ModelText)
-			}
+	postOf := func(r *Row) float64 {
+		if ps, ok := postScore[r]; ok {
+			return ps
 		}
-		base[i] = r.Verdict.Level
-		if ps >= 0 {
-			base[i] = r.Verdict.WithScore(ps, th).Level
-		}
-		sScores[i] = -1
-		if r.Verdict.NeedsShortScore() {
-			sScores[i] = models[nPost+shortFold[i]].Score(r.Verdict.ModelText)
-		}
-	})
+		return scoreIfNeeded(m, r.Verdict)
+	}
+	base, sScores, err := withShortScores(ctx, short, workers, th, postOf, func(i int) *lr.Model { return models[nPost+shortFold[i]] })
 	if err != nil {
-		return Fit{}, fmt.Errorf("fit: %w", err)
+		return Fit{}, err
 	}
 	sm := models[nPost+folds]
 	sm.Raise, sm.High = rc.shortThreshold(short, base, sScores), never
@@ -347,25 +334,42 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 		}
 	}
 	fold := rc.batchFolds(short, folds)
-	cBase := make([]safety.Level, len(chat))
-	cScores := make([]float64, len(chat))
-	err = parallel(ctx, len(chat), workers, func(i int) {
-		v := chat[i].Verdict
-		ps := -1.0
-		if v.NeedsScore() {
-			ps = m.Score(v.ModelText)
-		}
-		cBase[i] = v.WithScore(ps, th).Level
-		cScores[i] = -1
-		if v.NeedsShortScore() {
-			cScores[i] = models[nPost+fold[Batch(chat[i].ID)]].Score(v.ModelText)
-		}
-	})
+	cBase, cScores, err := withShortScores(ctx, chat, workers, th, func(r *Row) float64 { return scoreIfNeeded(m, r.Verdict) },
+		func(i int) *lr.Model { return models[nPost+fold[Batch(chat[i].ID)]] })
 	if err != nil {
-		return Fit{}, fmt.Errorf("fit: %w", err)
+		return Fit{}, err
 	}
 	fit.ShortOOF = rc.batchFigures(chat, cBase, cScores, sm.Raise)
 	return fit, nil
+}
+
+// scoreIfNeeded is m's score of the verdict's text, or -1 where no post
+// score could change the verdict.
+func scoreIfNeeded(m *lr.Model, v safety.RulesVerdict) float64 {
+	if !v.NeedsScore() {
+		return -1
+	}
+	return m.Score(v.ModelText)
+}
+
+// withShortScores returns each row's level with its post score (post:
+// -1 for none) and its short score by the model short names for it (-1
+// where the short scorer does not read the row), on workers goroutines.
+func withShortScores(ctx context.Context, rows []*Row, workers int, th safety.Thresholds, post func(*Row) float64, short func(i int) *lr.Model) ([]safety.Level, []float64, error) {
+	base := make([]safety.Level, len(rows))
+	scores := make([]float64, len(rows))
+	err := parallel(ctx, len(rows), workers, func(i int) {
+		v := rows[i].Verdict
+		base[i] = v.WithScore(post(rows[i]), th).Level
+		scores[i] = -1
+		if v.NeedsShortScore() {
+			scores[i] = short(i).Score(v.ModelText)
+		}
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("fit: %w", err)
+	}
+	return base, scores, nil
 }
 
 // selectRows returns the rows use accepts, with their counts by source in

@@ -137,7 +137,7 @@ func TestChatReportHalfRulesAlone(t *testing.T) {
 // messages they were written against catch few of their siblings written
 // the same day. These tests hold what it measured (rules 27 of 60 caught
 // with 5 false crises; with the post scorer 30 of 60 with 6; with the
-// short-message scorer too 34 of 60 with 6, 33 when that scorer is trained
+// short-message scorer too 36 of 60 with 6, 34 when that scorer is trained
 // without the fifth batch, the half's siblings), so that no change loses
 // ground there, and log the gap to the bar.
 
@@ -159,7 +159,7 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	}
 	c := evalChat(t, f, "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	c.holds(t, "fresh reporting half", 34, 6)
+	c.holds(t, "fresh reporting half", 36, 6)
 	c.logBar(t)
 }
 
@@ -178,10 +178,11 @@ func TestChatWritersRulesAlone(t *testing.T) {
 // chat-writers-report.jsonl is five more writers' sets (450 crises, 450
 // hard negatives, 600 ordinary messages), written after the short-message
 // scorer was trained and never trained on, tuned on or read row by row: the
-// plainest figure for chat by someone else. Measured once, as committed:
-// rules alone 216 of 450 caught with 35 false crises in 1,050; the whole
-// floor 242 with 38. These tests hold those figures and log the gap to the
-// issue's bar.
+// plainest figure for chat by someone else. Measured against the floor as
+// committed: rules alone 216 of 450 caught with 35 false crises in 1,050;
+// the whole floor 242 with 38, and 277 with 41 once the short scorer read a
+// sentence of 12 words or more with its own threshold. These tests hold
+// those figures and log the gap to the bar.
 
 // TestChatWritersReportRulesAlone holds the rules alone on the writers'
 // reporting sets.
@@ -196,7 +197,7 @@ func TestChatWritersReportRulesAlone(t *testing.T) {
 func TestChatWritersReportWithTheScorersHoldsItsGround(t *testing.T) {
 	c := evalChat(t, NewFloor(), "chat-writers-report.jsonl")
 	c.atLeast(t, 450)
-	c.holds(t, "writers' reporting sets", 242, 38)
+	c.holds(t, "writers' reporting sets", 277, 41)
 	c.logBar(t)
 }
 

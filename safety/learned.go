@@ -25,16 +25,24 @@ type Scorer interface {
 // a height). A threshold above 1 never fires.
 type Thresholds struct {
 	Raise, High float64
-	// Short is the short-message scorer's threshold: a message of at most
-	// ShortWords words in which no rule matched anything (level 0) becomes
-	// level 2 at a short score of Short or more.
-	Short float64
+	// Short is the short-message scorer's threshold: a message of fewer
+	// than ShortLongWords words in which no rule matched anything (level
+	// 0) becomes level 2 at a short score of Short or more. ShortLong is
+	// the same for a message of ShortLongWords to ShortWords words (zero:
+	// the same as Short).
+	Short, ShortLong float64
 }
 
 // ShortWords is the most words (of the canonical text) a message may have
 // for the short-message scorer to read it: one or two lines typed into a
 // chat.
 const ShortWords = 20
+
+// ShortLongWords splits the short messages for the scorer's two
+// thresholds: under it, a message is a few words ("I think I want to
+// stop"), where word n-grams say least and an ordinary remark scores like
+// a crisis; from it, a sentence or two.
+const ShortLongWords = 12
 
 // FloorOptions configure NewFloorWith.
 type FloorOptions struct {
@@ -47,8 +55,9 @@ type FloorOptions struct {
 	Short Scorer
 	// Thresholds for Scorer and Short. Zero Raise and High mean the
 	// thresholds stored with Scorer (the embedded model carries those
-	// chosen at training), a zero Short the one stored with Short (its
-	// Raise); a scorer without stored thresholds then never raises.
+	// chosen at training), zero Short and ShortLong the two stored with
+	// Short (in its file's Raise and High); a scorer without stored
+	// thresholds then never raises.
 	Thresholds Thresholds
 }
 
@@ -62,11 +71,14 @@ func NewFloorWith(opts FloorOptions) *Floor {
 			f.th.Raise, f.th.High = s.Thresholds()
 		}
 	}
-	if f.th.Short == 0 {
-		f.th.Short = never
+	switch {
+	case f.th.Short == 0 && f.th.ShortLong == 0:
+		f.th.Short, f.th.ShortLong = never, never
 		if s, ok := opts.Short.(interface{ Thresholds() (float64, float64) }); ok {
-			f.th.Short, _ = s.Thresholds()
+			f.th.Short, f.th.ShortLong = s.Thresholds()
 		}
+	case f.th.ShortLong == 0:
+		f.th.ShortLong = f.th.Short
 	}
 	return f
 }
@@ -147,8 +159,19 @@ type RulesVerdict struct {
 	Cue bool
 	// Short says the message has at most ShortWords words, MayRaise, the
 	// rules' level is 0 and no rule matched: the short-message scorer reads
-	// ModelText.
+	// ModelText. Words is the message's word count, which chooses the
+	// short threshold (see ShortLongWords).
 	Short bool
+	Words int
+}
+
+// ShortFor is the short-message scorer's threshold for a message of n
+// words: Short under ShortLongWords, ShortLong from it.
+func (th Thresholds) ShortFor(n int) float64 {
+	if n >= ShortLongWords {
+		return th.ShortLong
+	}
+	return th.Short
 }
 
 // NeedsScore reports whether a score could change the verdict.
@@ -166,7 +189,7 @@ func (v RulesVerdict) NeedsShortScore() bool { return v.Short }
 // scored" and never raises.
 func (v RulesVerdict) WithScores(score, short float64, th Thresholds) Assessment {
 	a := v.WithScore(score, th)
-	if v.Short && a.Level < LevelIdeation && short >= th.Short {
+	if v.Short && a.Level < LevelIdeation && short >= th.ShortFor(v.Words) {
 		a.Level = LevelIdeation
 		a.Confidence = learnedConfidence
 		a.Reason = "learned scorer for short messages: worded like chat messages about wanting to die"
@@ -262,7 +285,8 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 	// that matched and found no context ("I keep thinking about it") has
 	// read the words, and on one line the scorer cannot tell "I want this
 	// to stop" said of a job from the same words said of a life.
-	v.Short = v.MayRaise && a.Level == LevelNone && !ruleMatched(a.Path) && wordCount(canon) <= ShortWords
+	v.Words = wordCount(canon)
+	v.Short = v.MayRaise && a.Level == LevelNone && !ruleMatched(a.Path) && v.Words <= ShortWords
 	v.MayRaiseImminent = !a.Flags.ThirdParty && len(spans) == 0
 	if v.MayRaiseImminent {
 		for _, p := range a.Path {

@@ -207,6 +207,27 @@ func TestShortScorerRaisesOnlyAnUnsureShortMessageToTwo(t *testing.T) {
 	}
 }
 
+func TestShortScorerReadsFewWordsAndASentenceWithTheirOwnThresholds(t *testing.T) {
+	few := Input{Text: "I have nothing left"}
+	more := Input{Text: "I have nothing left and every single day feels exactly the same as the last one"}
+	if n := wordCount(Normalize(more.Text)); n < ShortLongWords || n > ShortWords {
+		t.Fatalf("the longer message has %d words, want %d to %d", n, ShortLongWords, ShortWords)
+	}
+	th := Thresholds{Raise: 2, High: 2, Short: 0.9, ShortLong: 0.7}
+	f := NewFloorWith(FloorOptions{Short: constScorer(0.8), Thresholds: th})
+	if a := f.Assess(few); a.Level != 0 {
+		t.Errorf("a few words at 0.8 against 0.9: level %d (%v), want 0", a.Level, a.Path)
+	}
+	if a := f.Assess(more); a.Level != 2 {
+		t.Errorf("a sentence at 0.8 against 0.7: level %d (%v), want 2", a.Level, a.Path)
+	}
+	// A zero ShortLong is Short.
+	f = NewFloorWith(FloorOptions{Short: constScorer(0.8), Thresholds: Thresholds{Raise: 2, High: 2, Short: 0.9}})
+	if a := f.Assess(more); a.Level != 0 {
+		t.Errorf("with ShortLong zero, a sentence at 0.8 against 0.9: level %d (%v), want 0", a.Level, a.Path)
+	}
+}
+
 func TestShortScorerAddsToThePostScorerWithoutUndoingIt(t *testing.T) {
 	in := Input{Text: "I have nothing left and tonight I'm done with all of it"}
 	// The post scorer's level 3 stays whatever the short scorer says.
@@ -230,8 +251,8 @@ func TestNewFloorHasTheEmbeddedShortModel(t *testing.T) {
 	if f.short == nil {
 		t.Fatal("the default floor has no short-message scorer")
 	}
-	if f.th.Short < 0.5 || f.th.Short > 1 {
-		t.Errorf("embedded short threshold %.2f: want 0.5 to 1", f.th.Short)
+	if f.th.Short < 0.5 || f.th.Short > 1 || f.th.ShortLong < 0.5 || f.th.ShortLong > 1 {
+		t.Errorf("embedded short thresholds %.2f / %.2f: want 0.5 to 1", f.th.Short, f.th.ShortLong)
 	}
 	if _, err := LoadModel(embeddedShortModelFile); err != nil {
 		t.Fatalf("the embedded short model does not load: %v", err)

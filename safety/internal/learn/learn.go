@@ -322,7 +322,10 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 		return Fit{}, err
 	}
 	sm := models[nPost+folds]
-	sm.Raise, sm.High = rc.shortThreshold(short, base, sScores), never
+	sth := rc.shortThresholds(short, base, sScores)
+	// The file's two threshold slots hold the two short thresholds (see
+	// safety.Thresholds.ShortFor).
+	sm.Raise, sm.High = sth.Short, sth.ShortLong
 	fit.Short, fit.ShortSources = sm, shortCounts
 	// The figures by batch count every chat row, also those the short
 	// scorer does not train on (a crisis said after earlier messages),
@@ -339,7 +342,7 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 	if err != nil {
 		return Fit{}, err
 	}
-	fit.ShortOOF = rc.batchFigures(chat, cBase, cScores, sm.Raise)
+	fit.ShortOOF = rc.batchFigures(chat, cBase, cScores, sth)
 	return fit, nil
 }
 
@@ -432,13 +435,16 @@ func (rc Recipe) batchFolds(rows []*Row, folds int) map[string]int {
 	return out
 }
 
-// shortThreshold is the lowest score on the grid at which the short
-// scorer, out of fold, adds at most Short.Budget of the chat negatives as
-// false crises, and at most Short.SourceBudget (or one row) of the rows of
-// any negative-only source, a chat batch of ordinary messages (one with no
-// crisis row) counting as a source of its own: everyday messages are most
-// of what a chat bot reads (never if none).
-func (rc Recipe) shortThreshold(rows []*Row, base []safety.Level, scores []float64) float64 {
+// shortThresholds are the short scorer's two thresholds (for messages
+// under and from safety.ShortLongWords words): the pair on the grid that
+// raises the most chat crises out of fold while it adds at most
+// Short.Budget of the chat negatives as false crises, and at most
+// Short.SourceBudget (or one row) of the rows of any negative-only source,
+// a chat batch of ordinary messages (one with no crisis row) counting as a
+// source of its own: everyday messages are most of what a chat bot reads.
+// Among pairs that raise as many, the higher thresholds win; never where
+// no pair keeps the budgets.
+func (rc Recipe) shortThresholds(rows []*Row, base []safety.Level, scores []float64) safety.Thresholds {
 	// group is what a row's false crises count against: its source, or
 	// its batch for a chat row.
 	group := func(r *Row) string {
@@ -463,36 +469,87 @@ func (rc Recipe) shortThreshold(rows []*Row, base []safety.Level, scores []float
 			negs[group(r)]++
 		}
 	}
-	for _, t := range grid {
-		chat := 0
-		added := map[string]int{}
-		for i, r := range rows {
-			if r.Positive || base[i] >= safety.LevelIdeation || scores[i] < t {
+	// The budgets: the chat negatives (key "") and each negative-only
+	// group.
+	limit := map[string]int{"": int(rc.Short.Budget * float64(chatNegs))}
+	for g, n := range negs {
+		limit[g] = max(1, int(rc.Short.SourceBudget*float64(n)))
+	}
+	// counts[k][t] are, for the messages under (k = 0) or from (k = 1)
+	// ShortLongWords words, the chat crises and each budget's false
+	// crises raised at grid threshold t (a count at t includes every
+	// higher score).
+	type tally struct {
+		caught int
+		added  map[string]int
+	}
+	var counts [2][]tally
+	for k := range counts {
+		counts[k] = make([]tally, len(grid)+1) // the last: never
+		for t := range counts[k] {
+			counts[k][t].added = map[string]int{}
+		}
+	}
+	for i, r := range rows {
+		if scores[i] < 0 || base[i] >= safety.LevelIdeation {
+			continue
+		}
+		if r.Positive && !rc.Chat(r) {
+			continue
+		}
+		k := 0
+		if r.Verdict.Words >= safety.ShortLongWords {
+			k = 1
+		}
+		for t, g := range grid {
+			if scores[i] < g {
+				break
+			}
+			if r.Positive {
+				counts[k][t].caught++
 				continue
 			}
 			if rc.Chat(r) {
-				chat++
+				counts[k][t].added[""]++
 			}
-			if g := group(r); !hasPos[g] {
-				added[g]++
+			if grp := group(r); !hasPos[grp] {
+				counts[k][t].added[grp]++
 			}
-		}
-		ok := float64(chat) <= rc.Short.Budget*float64(chatNegs)
-		for g, n := range added {
-			// A budget below one row is no budget: a small source
-			// (141 rows at 0.5%) would let one row set the threshold.
-			ok = ok && (n <= 1 || float64(n) <= rc.Short.SourceBudget*float64(negs[g]))
-		}
-		if ok {
-			return t
 		}
 	}
-	return never
+	at := func(t int) float64 {
+		if t == len(grid) {
+			return never
+		}
+		return grid[t]
+	}
+	best := safety.Thresholds{Short: never, ShortLong: never}
+	bestCaught, bestSum := -1, -1
+	for t0 := range counts[0] {
+		for t1 := range counts[1] {
+			ok := true
+			for key, lim := range limit {
+				if counts[0][t0].added[key]+counts[1][t1].added[key] > lim {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			caught := counts[0][t0].caught + counts[1][t1].caught
+			if caught > bestCaught || (caught == bestCaught && t0+t1 > bestSum) {
+				best = safety.Thresholds{Short: at(t0), ShortLong: at(t1)}
+				bestCaught, bestSum = caught, t0+t1
+			}
+		}
+	}
+	return best
 }
 
 // batchFigures are the out-of-fold figures of each chat batch at the
 // short threshold t.
-func (rc Recipe) batchFigures(rows []*Row, base []safety.Level, scores []float64, t float64) []BatchFigures {
+func (rc Recipe) batchFigures(rows []*Row, base []safety.Level, scores []float64, th safety.Thresholds) []BatchFigures {
 	var out []BatchFigures
 	at := map[string]int{}
 	for i, r := range rows {
@@ -508,7 +565,7 @@ func (rc Recipe) batchFigures(rows []*Row, base []safety.Level, scores []float64
 		}
 		f := &out[k]
 		before := base[i] >= safety.LevelIdeation
-		after := before || scores[i] >= t
+		after := before || scores[i] >= th.ShortFor(r.Verdict.Words)
 		if r.Positive {
 			f.Positives++
 			f.Before.Caught += b2i(before)

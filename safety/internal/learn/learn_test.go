@@ -246,47 +246,82 @@ func TestFitTrainsTheShortScorerOnlyWithChatRows(t *testing.T) {
 	}
 }
 
-func TestShortThresholdKeepsBothBudgets(t *testing.T) {
-	rc := Recipe{Short: ShortRecipe{ChatSources: []string{"chat"}, Budget: 0.1, SourceBudget: 0.1}}
+func TestShortThresholdsCatchTheMostWithinTheBudgets(t *testing.T) {
+	rc := Recipe{Short: ShortRecipe{ChatSources: []string{"chat"}}}
 	var rows []*Row
 	var base []safety.Level
 	var scores []float64
-	add := func(src string, pos bool, lv safety.Level, s float64) {
-		rows = append(rows, &Row{Source: src, Positive: pos})
+	add := func(id, src string, pos bool, lv safety.Level, s float64) {
+		rows = append(rows, &Row{ID: id, Source: src, Positive: pos, Verdict: safety.RulesVerdict{Short: true, Words: 5}})
 		base = append(base, lv)
 		scores = append(scores, s)
 	}
-	// Chat negatives: two score high (0.9, 0.8) of ten.
-	for _, s := range []float64{0.9, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
-		add("chat", false, 0, s)
+	// A chat batch: five crises and ten negatives, two of which score
+	// high (0.9, 0.8).
+	for i, s := range []float64{0.95, 0.85, 0.75, 0.65, 0.55} {
+		add(fmt.Sprintf("chat-crisis-w10-x-%d", i), "chat", true, 0, s)
+	}
+	for i, s := range []float64{0.9, 0.8, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
+		add(fmt.Sprintf("chat-neg-w10-x-%d", i), "chat", false, 0, s)
 	}
 	// A negative-only source: two of ten at 0.85 and 0.7, one already a
 	// crisis by the rules (not the scorer's to count) at 0.99.
-	for _, s := range []float64{0.85, 0.7, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
-		add("calm", false, 0, s)
+	for i, s := range []float64{0.85, 0.7, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1} {
+		add(fmt.Sprintf("calm-%d", i), "calm", false, 0, s)
 	}
-	add("calm", false, safety.LevelIdeation, 0.99)
-	add("chat", true, 0, 0.95)
+	add("calm-9", "calm", false, safety.LevelIdeation, 0.99)
 	cases := []struct {
 		name                 string
 		budget, sourceBudget float64
 		want                 float64
 	}{
-		{"chat allows one of ten: above 0.80", 0.1, 0.1, 0.81},
-		{"one row of a source is always allowed", 0.1, 0, 0.81},
-		{"no room on chat: above 0.90", 0, 0.1, 0.91},
-		{"room on chat, none on calm: one calm row at most", 1, 0, 0.71},
-		{"room everywhere: the grid's lowest", 1, 1, 0.50},
+		{"one chat negative of ten: two crises, at the highest threshold that catches them", 0.1, 0.1, 0.85},
+		{"one row of a source is always allowed", 0.1, 0, 0.85},
+		{"no room on chat: the crisis above 0.90", 0, 0.1, 0.95},
+		{"room on chat, one row of calm: three crises", 1, 0, 0.75},
+		{"room everywhere: every crisis", 1, 1, 0.55},
 	}
 	for _, c := range cases {
 		rc.Short.Budget, rc.Short.SourceBudget = c.budget, c.sourceBudget
-		if got := rc.shortThreshold(rows, base, scores); got != c.want {
-			t.Errorf("%s: threshold %.2f, want %.2f", c.name, got, c.want)
+		got := rc.shortThresholds(rows, base, scores)
+		if got.Short != c.want || got.ShortLong != never {
+			t.Errorf("%s: thresholds %.2f / %.2f, want %.2f / never (no message of %d words or more)", c.name, got.Short, got.ShortLong, c.want, safety.ShortLongWords)
 		}
 	}
 	rc.Short.Budget = -1
-	if got := rc.shortThreshold(rows, base, scores); got != never {
-		t.Errorf("an unreachable budget gave %.2f, want never", got)
+	if got := rc.shortThresholds(rows, base, scores); got.Short != never || got.ShortLong != never {
+		t.Errorf("an unreachable budget gave %+v, want never", got)
+	}
+}
+
+func TestShortThresholdsSplitByLengthAndCountOrdinaryBatchesAsSources(t *testing.T) {
+	rc := Recipe{Short: ShortRecipe{ChatSources: []string{"chat"}, Budget: 1, SourceBudget: 0}}
+	var rows []*Row
+	var base []safety.Level
+	var scores []float64
+	add := func(id string, pos bool, words int, s float64) {
+		rows = append(rows, &Row{ID: id, Source: "chat", Positive: pos, Verdict: safety.RulesVerdict{Short: true, Words: words}})
+		base = append(base, 0)
+		scores = append(scores, s)
+	}
+	few, more := 5, safety.ShortLongWords
+	// A batch with crises: its negatives count only against Budget.
+	add("chat-crisis-w10-a-1", true, few, 0.9)
+	add("chat-crisis-w10-a-2", true, few, 0.8)
+	add("chat-crisis-w10-b-1", true, more, 0.7)
+	add("chat-crisis-w10-b-2", true, more, 0.65)
+	add("chat-neg-w10-a-1", false, few, 0.99)
+	// An ordinary batch may get one false crisis in all: at 0.85 (few
+	// words), at 0.75 (few) and at 0.6 (more).
+	add("chat-neg-w13-a-1", false, few, 0.85)
+	add("chat-neg-w13-a-2", false, few, 0.75)
+	add("chat-neg-w13-b-1", false, more, 0.6)
+	add("chat-neg-w13-b-2", false, more, 0.1)
+	// Few words: 0.80 catches both crises and one ordinary row; more:
+	// 0.65 catches both and none.
+	got := rc.shortThresholds(rows, base, scores)
+	if got.Short != 0.80 || got.ShortLong != 0.65 {
+		t.Errorf("thresholds %.2f / %.2f, want 0.80 / 0.65", got.Short, got.ShortLong)
 	}
 }
 
@@ -309,32 +344,6 @@ func TestShortScorerSkipsACrisisSaidAfterEarlierMessages(t *testing.T) {
 	}
 	if rc.Uses(&Row{Source: "chat-writers", Positive: true}) || rc.Uses(&Row{Source: "goemotions-neg"}) {
 		t.Error("the post scorer trains on chat or everyday rows")
-	}
-}
-
-func TestAnOrdinaryChatBatchCountsAsASourceOfItsOwn(t *testing.T) {
-	rc := Recipe{Short: ShortRecipe{ChatSources: []string{"chat"}, Budget: 1, SourceBudget: 0}}
-	var rows []*Row
-	var base []safety.Level
-	var scores []float64
-	add := func(id string, pos bool, s float64) {
-		rows = append(rows, &Row{ID: id, Source: "chat", Positive: pos})
-		base = append(base, 0)
-		scores = append(scores, s)
-	}
-	// A batch with crises: its negatives count only against Budget.
-	for i, s := range []float64{0.9, 0.8, 0.7} {
-		add(fmt.Sprintf("chat-neg-w10-x-%d", i), false, s)
-	}
-	add("chat-crisis-w10-x-9", true, 0.99)
-	// An ordinary batch: three of its rows score 0.85, 0.75 and 0.6.
-	for i, s := range []float64{0.85, 0.75, 0.6, 0.1} {
-		add(fmt.Sprintf("chat-neg-w13-y-%d", i), false, s)
-	}
-	// One ordinary row may be raised (a budget below one row is none):
-	// above 0.75.
-	if got := rc.shortThreshold(rows, base, scores); got != 0.76 {
-		t.Errorf("threshold %.2f, want 0.76", got)
 	}
 }
 

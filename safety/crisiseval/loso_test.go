@@ -87,6 +87,36 @@ func TestLOSOMeasuresEachSourceWithAModelTrainedWithoutIt(t *testing.T) {
 	}
 }
 
+func TestLOSOKeepsChatSourcesInEveryFoldsShortScorer(t *testing.T) {
+	var rows []string
+	for _, batch := range []string{"w10", "w11"} {
+		for i := range 6 {
+			rows = append(rows,
+				fmt.Sprintf(`{"id":"chat-crisis-%s-k-%02d","text":"not gonna be around much longer %d","level":2}`, batch, i, i),
+				fmt.Sprintf(`{"id":"chat-neg-%s-k-%02d","text":"not gonna be around this weekend %d","max_level":0}`, batch, i, i))
+		}
+	}
+	chat := writeFile(t, "chat-writers.jsonl", rows)
+	rep, err := LOSO(context.Background(), append(losoSources(t), chat), 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Sources) != 3 {
+		t.Fatalf("%d sources left out, want the 3 post sources (a chat source is never left out)", len(rep.Sources))
+	}
+	for _, s := range rep.Sources {
+		if s.Source == "chat-writers" {
+			t.Errorf("the chat source was left out")
+		}
+		if s.Thresholds.Short <= 0 || s.Thresholds.ShortLong <= 0 {
+			t.Errorf("%s: short thresholds %+v, want the fold's short scorer's", s.Source, s.Thresholds)
+		}
+		if s.Full.Caught < s.Rules.Caught || s.Full.FalseCrisis < s.Rules.FalseCrisis {
+			t.Errorf("%s: a scorer lowered a verdict: rules %+v full %+v", s.Source, s.Rules, s.Full)
+		}
+	}
+}
+
 func TestLOSORejectsTooFewOrClashingSources(t *testing.T) {
 	src := losoSources(t)
 	if _, err := LOSO(context.Background(), src[:1], 1, nil); err == nil || !strings.Contains(err.Error(), "at least two") {

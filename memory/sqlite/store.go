@@ -219,7 +219,7 @@ func Open(ctx context.Context, path string, opts ...Option) (_ *Store, err error
 	s.r.SetMaxIdleConns(o.readConns)
 	s.r.SetConnMaxLifetime(0)
 	s.r.SetConnMaxIdleTime(0)
-	s.rd = reader{newStmtCache(s.r)}
+	s.rd = reader{c: newStmtCache(s.r), s: s}
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open haven database: read pool: %w", s.classify(err))
@@ -441,6 +441,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *wtx) error) error {
 		return fmt.Errorf("commit: %w", s.classify(err))
 	}
 	s.ck.committed()
+	s.wrote(ctx)
 	return nil
 }
 

@@ -245,6 +245,11 @@ func (s *Store) dsn(readOnly bool) string {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Set("_txlock", "immediate")
+		// Statement and savepoint journals (every grouped write runs
+		// under a savepoint) stay in memory instead of spilling to a
+		// temporary file past 64 KiB. They only undo a statement or a
+		// savepoint inside a transaction, never a crash: the WAL does that.
+		q.Add("_pragma", "temp_store(MEMORY)")
 	}
 	return "file:" + (&url.URL{Path: s.path}).EscapedPath() + "?" + q.Encode()
 }

@@ -224,7 +224,7 @@ func Open(ctx context.Context, path string, opts ...Option) (_ *Store, err error
 		s.Close()
 		return nil, fmt.Errorf("open haven database: read pool: %w", s.classify(err))
 	}
-	if s.ck, err = startCheckpointer(ctx, s.dsn(false), checkpointEvery); err != nil {
+	if s.ck, err = startCheckpointer(ctx, s.dsn(false), checkpointEvery, s.w, restartAt); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open haven database: checkpoint connection: %w", s.classify(err))
 	}

@@ -351,6 +351,8 @@ func (e *Engine) run(ctx context.Context, t *Turn) error {
 func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 	switch n {
 	case NodeGateway:
+		ctx, end := readScope(ctx, e.store)
+		defer end()
 		e.gateway(ctx, t)
 	case NodeCommand:
 		e.command(ctx, t)
@@ -367,6 +369,12 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 	case NodeCrisisReply:
 		e.crisisReply(t)
 	case NodeLoadMemory:
+		if e.retriever == nil || e.retriever.Embedder == nil { // no model call inside a scope
+			ctx, end := readScope(ctx, e.mem)
+			defer end()
+			e.loadMemory(ctx, t)
+			break
+		}
 		e.loadMemory(ctx, t)
 	case NodeDispatch:
 		e.dispatch(ctx, t)
@@ -382,6 +390,24 @@ func (e *Engine) node(ctx context.Context, n Node, t *Turn) error {
 		return fmt.Errorf("unknown node %q", n)
 	}
 	return nil
+}
+
+// readScoper is a store whose reads can share one read transaction
+// (memory/sqlite's Store.ReadScope): a node's reads then see one snapshot
+// and cost one transaction. A scope is held only by the nodes whose work
+// between reads is the engine's own (gateway, load memory without an
+// embedder): never across a model call.
+type readScoper interface {
+	ReadScope(ctx context.Context) (context.Context, func())
+}
+
+// readScope returns ctx with a read scope of store, if store has them, and
+// the function that ends it.
+func readScope(ctx context.Context, store any) (context.Context, func()) {
+	if rs, ok := store.(readScoper); ok {
+		return rs.ReadScope(ctx)
+	}
+	return ctx, func() {}
 }
 
 func (e *Engine) logTurn(t *Turn) {

@@ -40,6 +40,8 @@ func (s *Store) grouped(ctx context.Context, fn func(ctx context.Context, tx *wt
 	g.queue = append(g.queue, req)
 	g.mu.Unlock()
 
+	// The caller's reads after this write must see it (readscope.go).
+	defer s.wrote(ctx)
 	g.commit.Lock()
 	defer g.commit.Unlock()
 	g.mu.Lock()

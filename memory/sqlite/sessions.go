@@ -276,9 +276,16 @@ func (s *Store) EndSession(ctx context.Context, sessionID string, now time.Time)
 	return ended, nil
 }
 
+// idleSessionsSQL lists the open sessions idle since ?1, least recently
+// active first, at most ?2. It reads the open sessions through
+// sessions_open (the partial index of open sessions) and sorts them: an
+// index on the last activity would be written by every turn.
+const idleSessionsSQL = `SELECT ` + sessionColumns + ` FROM sessions INDEXED BY sessions_open
+	WHERE ended_at IS NULL AND updated_at < ?1 ORDER BY updated_at LIMIT ?2`
+
 // IdleSessions returns up to n open sessions with no activity since before.
 func (s *Store) IdleSessions(ctx context.Context, before time.Time, n int) ([]memory.Session, error) {
-	out, err := list(ctx, s.rd, scanSession, `SELECT `+sessionColumns+` FROM sessions WHERE ended_at IS NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`, ts(before), n)
+	out, err := list(ctx, s.rd, scanSession, idleSessionsSQL, ts(before), n)
 	if err != nil {
 		return nil, fmt.Errorf("list idle sessions: %w", s.classify(err))
 	}

@@ -132,11 +132,23 @@ func scanInt64(row scanner) (int64, error) {
 }
 
 // reader runs read-only statements on the read pool through its statement
-// cache. It has the methods of *sql.DB that the Store's reads use.
-type reader struct{ c *stmtCache }
+// cache, in the read transaction of ctx's read scope if it has one
+// (readscope.go). It has the methods of *sql.DB that the Store's reads use.
+type reader struct {
+	c *stmtCache
+	s *Store
+}
 
 // QueryContext runs q on the read pool.
 func (r reader) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if rs := r.scope(ctx); rs != nil {
+		if tx, st := rs.stmt(ctx, r.c, q); tx != nil { //nolint:sqlclosecheck // bound to the scope's transaction, which closes it
+			if st != nil {
+				return st.QueryContext(ctx, args...)
+			}
+			return tx.QueryContext(ctx, q, args...)
+		}
+	}
 	st, err := r.c.prepare(ctx, q) //nolint:sqlclosecheck // cached: closed with the cache
 	if err != nil {
 		return nil, err
@@ -147,6 +159,14 @@ func (r reader) QueryContext(ctx context.Context, q string, args ...any) (*sql.R
 // QueryRowContext runs q on the read pool. A failure to prepare q is
 // reported by the Row's Scan.
 func (r reader) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if rs := r.scope(ctx); rs != nil {
+		if tx, st := rs.stmt(ctx, r.c, q); tx != nil { //nolint:sqlclosecheck // bound to the scope's transaction, which closes it
+			if st != nil {
+				return st.QueryRowContext(ctx, args...)
+			}
+			return tx.QueryRowContext(ctx, q, args...)
+		}
+	}
 	st, err := r.c.prepare(ctx, q) //nolint:sqlclosecheck // cached: closed with the cache
 	if err != nil {
 		// database/sql builds a Row that carries err only from a query; run
@@ -154,6 +174,14 @@ func (r reader) QueryRowContext(ctx context.Context, q string, args ...any) *sql
 		return r.c.db.QueryRowContext(ctx, q, args...)
 	}
 	return st.QueryRowContext(ctx, args...)
+}
+
+// scope returns ctx's read scope on the reader's Store, or nil.
+func (r reader) scope(ctx context.Context) *readScope {
+	if r.s == nil {
+		return nil
+	}
+	return r.s.scopeOf(ctx)
 }
 
 // wtx is a write transaction on the writer connection. Statements it runs

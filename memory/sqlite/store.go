@@ -219,12 +219,12 @@ func Open(ctx context.Context, path string, opts ...Option) (_ *Store, err error
 	s.r.SetMaxIdleConns(o.readConns)
 	s.r.SetConnMaxLifetime(0)
 	s.r.SetConnMaxIdleTime(0)
-	s.rd = reader{newStmtCache(s.r)}
+	s.rd = reader{c: newStmtCache(s.r), s: s}
 	if err := s.r.PingContext(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open haven database: read pool: %w", s.classify(err))
 	}
-	if s.ck, err = startCheckpointer(ctx, s.dsn(false), checkpointEvery); err != nil {
+	if s.ck, err = startCheckpointer(ctx, s.dsn(false), checkpointEvery, s.w, restartAt); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open haven database: checkpoint connection: %w", s.classify(err))
 	}
@@ -245,6 +245,11 @@ func (s *Store) dsn(readOnly bool) string {
 		q.Add("_pragma", "query_only(1)")
 	} else {
 		q.Set("_txlock", "immediate")
+		// Statement and savepoint journals (every grouped write runs
+		// under a savepoint) stay in memory instead of spilling to a
+		// temporary file past 64 KiB. They only undo a statement or a
+		// savepoint inside a transaction, never a crash: the WAL does that.
+		q.Add("_pragma", "temp_store(MEMORY)")
 	}
 	return "file:" + (&url.URL{Path: s.path}).EscapedPath() + "?" + q.Encode()
 }
@@ -441,6 +446,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *wtx) error) error {
 		return fmt.Errorf("commit: %w", s.classify(err))
 	}
 	s.ck.committed()
+	s.wrote(ctx)
 	return nil
 }
 

@@ -436,3 +436,14 @@ func TestConcurrentWritersNeverSeeBusy(t *testing.T) {
 		}
 	}
 }
+
+func TestWriterKeepsStatementJournalsInMemory(t *testing.T) {
+	s := openMem(t)
+	var mode int
+	if err := s.w.QueryRowContext(context.Background(), `PRAGMA temp_store`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	if mode != 2 {
+		t.Errorf("writer temp_store = %d, want 2 (MEMORY): savepoint journals of grouped writes would spill to temporary files", mode)
+	}
+}

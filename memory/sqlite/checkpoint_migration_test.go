@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -16,17 +15,7 @@ import (
 func TestOldCheckpointsMoveIntoTheTherapySlot(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "haven.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := migrations(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 3); err != nil {
-		t.Fatalf("migrate to the schema before slots: %v", err)
-	}
+	db := migratedTo(t, path, 3)
 	old := map[string]string{
 		"s-therapy": `{"turn_count":4,"stage":"deepening","exercise_type":"box_breathing","exercise_step":"round-2","session_max_risk":1,"extra":{"therapy":{"modality":"cbt","themes":["work"]}}}`,
 		"s-stage":   `{"turn_count":1,"stage":"opening","session_max_risk":0}`,

@@ -9,23 +9,34 @@ import (
 	"time"
 )
 
-// Migration 13 drops sessions_idle from a database with sessions in it:
-// every session is kept and the idle sweep finds the same sessions, in
-// the same order, through sessions_open.
-func TestDroppingSessionsIdleKeepsSessionsAndTheIdleSweep(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "haven.db")
+// migratedTo creates a database file at path migrated to version only, as
+// an older Haven left it; the caller writes its rows and closes it before
+// opening the Store on path.
+func migratedTo(t *testing.T, path string, version int64) *sql.DB {
+	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, err := migrations(db)
 	if err != nil {
+		db.Close()
 		t.Fatal(err)
 	}
-	if _, err := p.UpTo(ctx, 12); err != nil {
-		t.Fatalf("migrate to the schema before migration 13: %v", err)
+	if _, err := p.UpTo(context.Background(), version); err != nil {
+		db.Close()
+		t.Fatalf("migrate to version %d: %v", version, err)
 	}
+	return db
+}
+
+// Migration 13 drops sessions_idle from a database with sessions in it:
+// every session is kept and the idle sweep finds the same sessions, in
+// the same order, through sessions_open.
+func TestDroppingSessionsIdleKeepsSessionsAndTheIdleSweep(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "haven.db")
+	db := migratedTo(t, path, 12)
 	if _, err := db.ExecContext(ctx, `INSERT INTO people (id, created_at) VALUES ('p1', 0), ('p2', 0)`); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,17 +140,7 @@ func TestFirstSeenLastsUntilATurnForThePersonFinishes(t *testing.T) {
 func TestPeopleFromBeforeTheMigrationAreMet(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "haven.db")
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := migrations(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := mp.UpTo(ctx, 5); err != nil {
-		t.Fatalf("migrate to the schema before met_at: %v", err)
-	}
+	db := migratedTo(t, path, 5)
 	if _, err := db.ExecContext(ctx, `INSERT INTO people (id, display, created_at) VALUES ('p1', 'Ana', 1)`); err != nil {
 		t.Fatal(err)
 	}

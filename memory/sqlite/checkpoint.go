@@ -140,6 +140,14 @@ func (c *checkpointer) step() bool {
 func (c *checkpointer) catchUp() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	// Closing the store stops a catch-up still waiting for the writer.
+	go func() {
+		select {
+		case <-c.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	w, err := c.writer.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("wal catch-up: hold the writer: %w", err)

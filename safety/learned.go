@@ -226,17 +226,25 @@ const learnedConfidence = 0.7
 
 // learnedRaise joins the scorer to the rules' verdict.
 func (f *Floor) learnedRaise(v RulesVerdict) Assessment {
-	score, short := -1.0, -1.0
-	if f.scorer != nil && v.NeedsScore() {
-		score = f.scorer.Score(v.ModelText)
+	return v.Scored(f.scorer, f.short, f.th)
+}
+
+// Scored applies post and short, the two scorers, to the verdict under th
+// (see WithScores): each reads ModelText only where its score could change
+// the verdict, and a nil scorer is never read. With no score read it is
+// the rules' verdict itself.
+func (v RulesVerdict) Scored(post, short Scorer, th Thresholds) Assessment {
+	ps, ss := -1.0, -1.0
+	if post != nil && v.NeedsScore() {
+		ps = post.Score(v.ModelText)
 	}
-	if f.short != nil && v.NeedsShortScore() {
-		short = f.short.Score(v.ModelText)
+	if short != nil && v.NeedsShortScore() {
+		ss = short.Score(v.ModelText)
 	}
-	if score < 0 && short < 0 {
+	if ps < 0 && ss < 0 {
 		return v.Assessment
 	}
-	return v.WithScores(score, short, f.th)
+	return v.WithScores(ps, ss, th)
 }
 
 // decidedModifier reports whether a rule modifier deliberately set a match

@@ -79,7 +79,7 @@ func LOSO(ctx context.Context, paths []string, workers int, progress io.Writer) 
 	rc := learn.DefaultRecipe()
 	var rep LOSOReport
 	for _, src := range sources {
-		if rc.Chat(&learn.Row{Source: src}) {
+		if rc.ChatSource(src) {
 			// Chat sources train the short-message scorer in every fold;
 			// their own held-out figures are by batch (see the training
 			// command), not by source.
@@ -114,16 +114,13 @@ func LOSO(ctx context.Context, paths []string, workers int, progress io.Writer) 
 		for _, c := range fit.Sources {
 			sr.TrainRows += c.Positives + c.Negatives
 		}
+		var short safety.Scorer // a nil *lr.Model would be a non-nil Scorer
+		if fit.Short != nil {
+			short = fit.Short
+		}
 		for _, i := range test {
 			v := prepared[i].Verdict
-			score, short := -1.0, -1.0
-			if v.NeedsScore() {
-				score = fit.Model.Score(v.ModelText)
-			}
-			if fit.Short != nil && v.NeedsShortScore() {
-				short = fit.Short.Score(v.ModelText)
-			}
-			full := v.WithScores(score, short, th).Level
+			full := v.Scored(fit.Model, short, th).Level
 			add(&sr.Rules, all[i], v.Level)
 			add(&sr.Full, all[i], full)
 		}

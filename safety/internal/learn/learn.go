@@ -158,8 +158,11 @@ func (rc Recipe) Uses(r *Row) bool {
 	return r.Positive || !slices.Contains(rc.DropNegatives, r.Source)
 }
 
+// ChatSource reports whether src is one of Short.ChatSources.
+func (rc Recipe) ChatSource(src string) bool { return slices.Contains(rc.Short.ChatSources, src) }
+
 // Chat reports whether r is a chat row (of one of Short.ChatSources).
-func (rc Recipe) Chat(r *Row) bool { return slices.Contains(rc.Short.ChatSources, r.Source) }
+func (rc Recipe) Chat(r *Row) bool { return rc.ChatSource(r.Source) }
 
 // UsesShort reports whether the recipe trains the short-message scorer on
 // r: every row the post scorer trains on, the chat rows and the everyday

@@ -130,7 +130,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if fit.Short != nil {
 		fmt.Fprintf(out, "\nshort-message model (messages of at most %d words): trained on", safety.ShortWords)
 		for _, c := range fit.ShortSources {
-			if rc.Chat(&learn.Row{Source: c.Source}) {
+			if rc.ChatSource(c.Source) {
 				fmt.Fprintf(out, " %s %d + %d (weight %g)", c.Source, c.Positives, c.Negatives, rc.Short.ChatWeight)
 			}
 		}

@@ -126,9 +126,10 @@ type ShortRecipe struct {
 // made by leave-one-source-out measurement (see safety/MODEL.md): each
 // leaves held-out distress sources at about the same false-crisis rate
 // and raises held-out recall.
-//   - goemotions-neg is not trained on: 48,000 everyday comments teach
-//     "emotional or not" more than "crisis or distress", so the thresholds
-//     that keep distress posts out must rise and recall falls.
+//   - The post scorer does not train on goemotions-neg: 48,000 everyday
+//     comments teach "emotional or not" more than "crisis or distress", so
+//     the thresholds that keep distress posts out must rise and recall
+//     falls. The short scorer does (ShortRecipe.Everyday).
 //   - The negative rows of feix-tweets-suicidal are not trained on: they
 //     include first-person uses of "suicidal" labelled not, and teach that
 //     saying one is suicidal is safe.
@@ -252,7 +253,11 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 		short, shortCounts = selectRows(rows, rc.UsesShort)
 	}
 	folds := max(rc.Folds, 2)
-	shortFold := rc.shortFolds(short, folds)
+	batchFold := rc.batchFolds(short, folds)
+	shortFold := make([]int, len(short))
+	for i, r := range short {
+		shortFold[i] = rc.shortFold(r, batchFold, folds)
+	}
 	// Models 0..folds: the post scorer's folds out-of-fold models, then
 	// the model on all; then the same for the short scorer.
 	nPost, nShort := folds+1, 0
@@ -291,11 +296,7 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 	}
 	scores := make([]float64, len(used))
 	err = parallel(ctx, len(used), workers, func(i int) {
-		r := used[i]
-		scores[i] = -1
-		if r.Verdict.NeedsScore() {
-			scores[i] = models[Fold(r.ID, folds)].Score(r.Verdict.ModelText)
-		}
+		scores[i] = scoreIfNeeded(models[Fold(used[i].ID, folds)], used[i].Verdict)
 	})
 	if err != nil {
 		return Fit{}, fmt.Errorf("fit: %w", err)
@@ -339,9 +340,8 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 			chat = append(chat, &rows[i])
 		}
 	}
-	fold := rc.batchFolds(short, folds)
 	cBase, cScores, err := withShortScores(ctx, chat, workers, th, func(r *Row) float64 { return scoreIfNeeded(m, r.Verdict) },
-		func(i int) *lr.Model { return models[nPost+fold[Batch(chat[i].ID)]] })
+		func(i int) *lr.Model { return models[nPost+rc.shortFold(chat[i], batchFold, folds)] })
 	if err != nil {
 		return Fit{}, err
 	}
@@ -405,20 +405,14 @@ func selectRows(rows []Row, use func(*Row) bool) ([]*Row, []SourceCount) {
 	return out, counts
 }
 
-// shortFolds assigns the short scorer's rows to folds: a chat row by its
-// batch (the batches in sorted order, dealt round the folds), so that a
-// batch is held out whole; any other row by its id, as the post scorer's.
-func (rc Recipe) shortFolds(rows []*Row, folds int) []int {
-	fold := rc.batchFolds(rows, folds)
-	out := make([]int, len(rows))
-	for i, r := range rows {
-		if rc.Chat(r) {
-			out[i] = fold[Batch(r.ID)]
-		} else {
-			out[i] = Fold(r.ID, folds)
-		}
+// shortFold is the short scorer's fold of r: a chat row's is its batch's
+// (batchFolds), so that a batch is held out whole; any other row's is by
+// its id, as the post scorer's.
+func (rc Recipe) shortFold(r *Row, batchFold map[string]int, folds int) int {
+	if rc.Chat(r) {
+		return batchFold[Batch(r.ID)]
 	}
-	return out
+	return Fold(r.ID, folds)
 }
 
 // batchFolds deals the chat batches of rows, in sorted order, round the

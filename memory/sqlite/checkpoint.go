@@ -58,8 +58,11 @@ type checkpointer struct {
 	writer    *sql.DB
 	restartAt int
 	kick      chan struct{} // a commit happened since the last checkpoint
-	stop      chan struct{}
-	done      chan struct{}
+	// life ends when close is called (cancel): it stops the goroutine
+	// and a catch-up still waiting for the writer.
+	life   context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
 
 	closeOnce sync.Once
 	closeErr  error
@@ -81,7 +84,8 @@ func startCheckpointer(ctx context.Context, dsn string, every time.Duration, wri
 		return nil, err
 	}
 	c := &checkpointer{db: db, every: every, writer: writer, restartAt: restartAt,
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		kick: make(chan struct{}, 1), done: make(chan struct{})}
+	c.life, c.cancel = context.WithCancel(context.Background())
 	go c.run()
 	return c, nil
 }
@@ -97,7 +101,7 @@ func (c *checkpointer) committed() {
 	}
 }
 
-// run checkpoints after commits, at most every c.every, until stop.
+// run checkpoints after commits, at most every c.every, until close.
 func (c *checkpointer) run() {
 	defer close(c.done)
 	t := time.NewTimer(0)
@@ -106,13 +110,13 @@ func (c *checkpointer) run() {
 	for {
 		select {
 		case <-c.kick:
-		case <-c.stop:
+		case <-c.life.Done():
 			return
 		}
 		t.Reset(c.every)
 		select {
 		case <-t.C:
-		case <-c.stop:
+		case <-c.life.Done():
 			return
 		}
 		// A failed checkpoint is tried again after the next commit; the
@@ -138,16 +142,9 @@ func (c *checkpointer) step() bool {
 // the WAL keeps it from starting over then; the next catch-up tries
 // again, and the writer's backstop bounds the WAL.
 func (c *checkpointer) catchUp() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	// Closing the store stops a catch-up still waiting for the writer.
-	go func() {
-		select {
-		case <-c.stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
+	ctx, cancel := context.WithTimeout(c.life, 30*time.Second)
+	defer cancel()
 	w, err := c.writer.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("wal catch-up: hold the writer: %w", err)
@@ -180,7 +177,7 @@ func (c *checkpointer) close() error {
 		return nil
 	}
 	c.closeOnce.Do(func() {
-		close(c.stop)
+		c.cancel()
 		<-c.done
 		c.closeErr = c.db.Close()
 	})

@@ -132,49 +132,34 @@ func bench(ctx context.Context, args []string, std stdio, _ func(string) (string
 	fmt.Fprintf(std.out, "haven bench: %d people x %d messages, think %v, ramp %v, %d at a time, %s\n",
 		load.people, load.messages, load.think, load.ramp, load.concurrency, model)
 
-	var stopProfile func()
-	if cpuprofile != "" {
-		f, err := os.Create(cpuprofile)
-		if err != nil {
-			return fmt.Errorf("create cpu profile: %w", err)
+	// The recordings cover the Haven run only: each is stopped right after
+	// it (and on an early return).
+	var recordings []func()
+	stopRecordings := func() {
+		for _, stop := range recordings {
+			stop()
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("start cpu profile: %w", err)
-		}
-		stopProfile = pprof.StopCPUProfile
-		defer func() {
-			if stopProfile != nil {
-				stopProfile()
-			}
-		}()
 	}
-	var stopTrace func()
-	if tracefile != "" {
-		f, err := os.Create(tracefile)
+	defer stopRecordings()
+	for _, r := range []struct {
+		path, what string
+		start      func(io.Writer) error
+		stop       func()
+	}{
+		{cpuprofile, "cpu profile", pprof.StartCPUProfile, pprof.StopCPUProfile},
+		{tracefile, "trace", trace.Start, trace.Stop},
+	} {
+		if r.path == "" {
+			continue
+		}
+		stop, err := record(r.path, r.what, r.start, r.stop)
 		if err != nil {
-			return fmt.Errorf("create trace: %w", err)
+			return err
 		}
-		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			return fmt.Errorf("start trace: %w", err)
-		}
-		stopTrace = trace.Stop
-		defer func() {
-			if stopTrace != nil {
-				stopTrace()
-			}
-		}()
+		recordings = append(recordings, stop)
 	}
 	full, err := benchHaven(ctx, load, filepath.Join(dir, "haven.db"), latency, std.err)
-	if stopProfile != nil {
-		stopProfile()
-		stopProfile = nil
-	}
-	if stopTrace != nil {
-		stopTrace()
-		stopTrace = nil
-	}
+	stopRecordings()
 	if err != nil {
 		return fmt.Errorf("haven run: %w", err)
 	}
@@ -468,6 +453,27 @@ func checkExactlyOnce(sent []telegramtest.Sent, load benchLoad) error {
 		return fmt.Errorf("chat %d, no person's, got %d messages", chat, n)
 	}
 	return nil
+}
+
+// record creates path and starts a recording (what: a CPU profile, an
+// execution trace) into it. The function it returns stops the recording
+// and closes the file; it may be called more than once.
+func record(path, what string, start func(io.Writer) error, stop func()) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", what, err)
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("start %s: %w", what, err)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			stop()
+			f.Close()
+		})
+	}, nil
 }
 
 // writeAllocs writes the allocations profile (everything allocated since

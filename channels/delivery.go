@@ -223,9 +223,7 @@ func (p *platformQueue) enqueue(it *outItem) {
 			p.place(c)
 		}
 	}
-	if p.next() != nil {
-		p.notify()
-	}
+	p.notifyIfWork()
 }
 
 // place puts c at the back of the lane its head message calls for, or
@@ -263,6 +261,13 @@ func (p *platformQueue) promote(now time.Time) {
 		c := heap.Pop(&p.waiting).(*outConv)
 		c.until = time.Time{}
 		p.place(c)
+	}
+}
+
+// notifyIfWork wakes a sender when a conversation is ready to take.
+func (p *platformQueue) notifyIfWork() {
+	if p.next() != nil {
+		p.notify()
 	}
 }
 
@@ -350,9 +355,7 @@ func (p *platformQueue) pick(ctx context.Context) (*outConv, bool, error) {
 				if c.prio {
 					p.prioBusy++
 				}
-				if p.next() != nil {
-					p.notify() // more to take: wake another sender
-				}
+				p.notifyIfWork() // more to take: wake another sender
 				p.mu.Unlock()
 				return c, c.prio, nil
 			}
@@ -409,9 +412,7 @@ func (p *platformQueue) release(c *outConv, prio bool, failed *outItem, until ti
 	default:
 		p.place(c)
 	}
-	if p.next() != nil {
-		p.notify()
-	}
+	p.notifyIfWork()
 }
 
 // sweep forgets idle conversations whose rate limiter has refilled.

@@ -160,7 +160,8 @@ type RulesVerdict struct {
 	// Short says the message has at most ShortWords words, MayRaise, the
 	// rules' level is 0 and no rule matched: the short-message scorer reads
 	// ModelText. Words is the message's word count, which chooses the
-	// short threshold (see ShortLongWords).
+	// short threshold (see ShortLongWords); it is counted only for a
+	// message the short scorer could read (level 0, no rule matched).
 	Short bool
 	Words int
 }
@@ -293,8 +294,10 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 	// that matched and found no context ("I keep thinking about it") has
 	// read the words, and on one line the scorer cannot tell "I want this
 	// to stop" said of a job from the same words said of a life.
-	v.Words = wordCount(canon)
-	v.Short = v.MayRaise && a.Level == LevelNone && !ruleMatched(a.Path) && v.Words <= ShortWords
+	if v.MayRaise && a.Level == LevelNone && !ruleMatched(a.Path) {
+		v.Words = wordCount(canon)
+		v.Short = v.Words <= ShortWords
+	}
 	v.MayRaiseImminent = !a.Flags.ThirdParty && len(spans) == 0
 	if v.MayRaiseImminent {
 		for _, p := range a.Path {

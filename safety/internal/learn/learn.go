@@ -220,6 +220,16 @@ type BatchFigures struct {
 	Before, After        Counts
 }
 
+// Add adds o's rows and counts to f's (for a total over batches).
+func (f *BatchFigures) Add(o BatchFigures) {
+	f.Positives += o.Positives
+	f.Negatives += o.Negatives
+	f.Before.Caught += o.Before.Caught
+	f.After.Caught += o.After.Caught
+	f.Before.FalseCrises += o.Before.FalseCrises
+	f.After.FalseCrises += o.After.FalseCrises
+}
+
 // Counts are crises caught and false crises.
 type Counts struct{ Caught, FalseCrises int }
 

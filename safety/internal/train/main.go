@@ -137,19 +137,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, " and the post model's rows; thresholds %.2f under %d words, %.2f from %d\n", fit.Short.Raise, safety.ShortLongWords, fit.Short.High, safety.ShortLongWords)
 		fmt.Fprintf(out, "out of fold, each chat batch scored by models that never saw it (crises caught, false crises: post model -> with short model):\n")
 		fmt.Fprintf(out, "| batch | crises | other | caught | false crises |\n|---|---:|---:|---|---|\n")
-		var tot learn.BatchFigures
+		tot := learn.BatchFigures{Batch: "all"}
 		for _, b := range fit.ShortOOF {
+			tot.Add(b)
+		}
+		for _, b := range append(slices.Clip(fit.ShortOOF), tot) {
 			fmt.Fprintf(out, "| %s | %d | %d | %d -> %d | %d -> %d |\n", b.Batch, b.Positives, b.Negatives,
 				b.Before.Caught, b.After.Caught, b.Before.FalseCrises, b.After.FalseCrises)
-			tot.Positives += b.Positives
-			tot.Negatives += b.Negatives
-			tot.Before.Caught += b.Before.Caught
-			tot.After.Caught += b.After.Caught
-			tot.Before.FalseCrises += b.Before.FalseCrises
-			tot.After.FalseCrises += b.After.FalseCrises
 		}
-		fmt.Fprintf(out, "| all | %d | %d | %d -> %d | %d -> %d |\n", tot.Positives, tot.Negatives,
-			tot.Before.Caught, tot.After.Caught, tot.Before.FalseCrises, tot.After.FalseCrises)
 		fmt.Fprintf(out, "wrote %s (%d bytes)\n", *shortPath, len(shortData))
 	}
 	fmt.Fprintf(out, "wrote %s (%d bytes) in %s\n", *outPath, len(data), time.Since(start).Round(time.Second))

@@ -460,20 +460,11 @@ func (rc Recipe) shortThresholds(rows []*Row, base []safety.Level, scores []floa
 		}
 		return r.Source
 	}
-	hasPos := map[string]bool{}
-	negs := map[string]int{}
+	hasPos, negs := negativeOnly(rows, group)
 	chatNegs := 0
-	for _, r := range rows {
-		if r.Positive {
-			hasPos[group(r)] = true
-		}
-	}
 	for _, r := range rows {
 		if rc.Chat(r) && !r.Positive {
 			chatNegs++
-		}
-		if !hasPos[group(r)] {
-			negs[group(r)]++
 		}
 	}
 	// The budgets: the chat negatives (key "") and each negative-only
@@ -609,18 +600,7 @@ var grid = func() []float64 {
 // thresholds chooses Raise and High from out-of-fold scores (-1 where the
 // verdict needs no score).
 func (rc Recipe) thresholds(rows []*Row, scores []float64) (safety.Thresholds, OOF) {
-	hasPos := map[string]bool{}
-	for _, r := range rows {
-		if r.Positive {
-			hasPos[r.Source] = true
-		}
-	}
-	negs := map[string]int{}
-	for _, r := range rows {
-		if !hasPos[r.Source] {
-			negs[r.Source]++
-		}
-	}
+	hasPos, negs := negativeOnly(rows, func(r *Row) string { return r.Source })
 	eval := func(th safety.Thresholds) OOF {
 		var pos, caught, rulesCaught, high, highTrue int
 		added := map[string]int{}
@@ -673,6 +653,24 @@ func (rc Recipe) thresholds(rows []*Row, scores []float64) (safety.Thresholds, O
 		}
 	}
 	return th, eval(th)
+}
+
+// negativeOnly groups rows by group: hasPos holds the groups with a
+// positive row, negs the row counts of the others (the negative-only
+// groups, whose false crises the thresholds budget).
+func negativeOnly(rows []*Row, group func(*Row) string) (hasPos map[string]bool, negs map[string]int) {
+	hasPos, negs = map[string]bool{}, map[string]int{}
+	for _, r := range rows {
+		if r.Positive {
+			hasPos[group(r)] = true
+		}
+	}
+	for _, r := range rows {
+		if g := group(r); !hasPos[g] {
+			negs[g]++
+		}
+	}
+	return hasPos, negs
 }
 
 func ratio(a, b int) float64 {

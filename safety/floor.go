@@ -32,11 +32,24 @@ var (
 )
 
 var (
+	// byeForeverSrc is "goodbye forever" said to people or as last words;
+	// said to a thing or a place ("goodbye forever, ward 7", "bye forever
+	// old car") it is not a farewell to life.
+	byeForeverSrc = `(?:goodbye|bye|farewell) (?:forever|for good)(?: \.|$| (?:everyone|everybody|all|yall|you all|guys|friends|world|mom|mum|mommy|mummy|dad|daddy|mama|papa|my (?:\w+ )?(?:friends?|family|loves?|babies|baby|kids|children|sons?|daughters?|wife|husband|partner|girlfriend|boyfriend|mom|mum|dad|sister|brother|everything)|i (?:love|am|m|guess|cant|have|tried|m sorry)|im (?:sorry|done|tired|going|out|gone)|love you|sorry|thank you|thanks|xx*|forgive))`
+	// milestoneSrc is a recovery milestone ("two years clean from self
+	// harm", "400 days since I last cut", "a year free of it"): the act it
+	// names is in the past and the person is past it.
+	milestoneSrc = `(?:(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|eighteen|a hundred|a few|many) (?:whole )?(?:days?|weeks?|months?|years?) (?:clean|free|sober|harm free|cut free|sh free)(?: from| of| since)?|(?:clean|free) (?:from|of) (?:self harm|self harming|cutting|sh|self injury|hurting myself)(?: for| since)|(?:days?|weeks?|months?|years?) since (?:i (?:last )?(?:cut|hurt myself|harmed myself|self harmed|relapsed|tried|attempted|burned myself)|my (?:last )?(?:relapse|attempt|overdose|cut)))`
 	// pastRe marks a clause as about the past.
 	pastRe = newFilteredRe(regexp.MustCompile(`\b(?:used to|when i was (?:a |younger|little|in|\d+)|years ago|(?:a|one|two|three|few|\d+) (?:years?|months?) ago|in the past|back then|back in (?:high school|school|college|the day|\d+)|as a (?:kid|teen|teenager|child)|in my (?:teens|twenties|past)|at age \d+|at (?:1\d|2\d|[4-9])(?: years old| yo)?(?: \.| i | and | my | when | after | before |$)|i once|once upon|previously|formerly|in (?:high school|middle school|college)|(?:was|were) (?:suicidal|self harming)|went through a (?:phase|period|time)|(?:a|one|two|three|few|\d+) decades? ago|(?:a decade|decades|(?:a|one|two|three|four|five|few|many|\d+) years?) since (?:my|i))\b`))
+	// milestoneRe is a recovery milestone: past and recovered in itself
+	// when the message tells of no relapse (relapseRe) and no distress.
+	milestoneRe = newFilteredRe(regexp.MustCompile(`\b` + milestoneSrc + `\b`))
 	// pastYearRe dates a statement to a year; it reads as past only when
 	// the message also says the person is past it now.
 	pastYearRe = newFilteredRe(regexp.MustCompile(`\b(?:in|back in) (?:19|20)\d\d\b`))
+	// relapseRe says a run of recovery has ended.
+	relapseRe = newFilteredRe(regexp.MustCompile(`\b(?:relaps\w*|slipped up|slipped again|broke my (?:streak|clean streak|\w+ (?:days?|weeks?|months?|years?) clean)|lost my (?:streak|clean streak)|reset (?:my|the) (?:streak|counter|clock|day count)|back to (?:cutting|self harming|hurting myself|using)|(?:was|had been) (?:\w+ ){0,2}(?:days?|weeks?|months?|years?) (?:clean|free|sober)|threw (?:it|that|them) (?:all )?away|(?:i )?broke it|ruined it|(?:new|fresh) (?:ones|cuts|burns|marks)|(?:cut|hurt myself|harmed myself|self harmed|burned myself|used) again|feel(?:ing)? (?:that way|like that|like this|suicidal|like dying) again|(?:thoughts|urges|feelings) (?:are |came |have come )?back)\b`))
 	// recoveryRe marks a text that says the person is past it now.
 	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean|(?:im|i am|were|we are) (?:getting married|engaged|having a baby|expecting))\b`))
 	// reportRe marks reported speech of someone else in a clause.
@@ -259,6 +272,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// the sentences whose own prefilter hits pass, not on the whole text.
 	inSentence := func(re filteredRe) bool { return matchSentences(re, canon, clauses, sentHits, all) }
 	recovered := inSentence(recoveryRe)
+	// A milestone ("two years clean") is past and recovered in itself,
+	// unless the message tells of a relapse or of distress now.
+	noRelapse := !inSentence(relapseRe)
 	res.suicideTalk = inSentence(suicideTalkRe)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
@@ -368,7 +384,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = min(m.level, 1), "fiction"
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
-			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all)) && recovered:
+			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all)) && recovered,
+				!r.timeless && noRelapse && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all):
 				m.level, mod = 0, "past_recovered"
 			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all):
 				if m.level == 3 {
@@ -449,7 +466,7 @@ var (
 		newFilteredRe(regexp.MustCompile(`\bsorry for (?:everything|all of this|all the pain|being (?:a burden|like this|who i am))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:i )?love you (?:all|guys)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:thank you|thanks) for (?:trying|all you did|always being there|being there for me|trying to help)\b`)),
-		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|(?:goodbye|bye|farewell) (?:forever|for good|for real)|(?:its been|it was|it has been) (?:nice|good|great|an honou?r|a pleasure) knowing (?:you|everyone|yall))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:this is goodbye|` + byeForeverSrc + `|(?:goodbye|bye|farewell) for real|(?:its been|it was|it has been) (?:nice|good|great|an honou?r|a pleasure) knowing (?:you|everyone|yall))\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:take care of (?:my|each other|yourselves|mom|mum|dad)|dont blame (?:yourself|yourselves)|(?:it|its|it is|it was) not your fault|it wasnt your fault|see you on the other side)\b`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:(?:told|tell|asked|ask) (?:\w+ ){1,2}to )?remember me(?: \.|$| ok| okay| please| when)`)),
 		// An apology for not lasting.

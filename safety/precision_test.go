@@ -28,6 +28,20 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"second attempt this year, I feel so hopeless", 3, 3},
 			{"third attempt. I just want to die", 3, 3},
 		},
+		"a recovery milestone": {
+			{"six months free of self harm as of this morning, treating myself to pancakes", 0, 1},
+			{"it has been 300 days since I last hurt myself and my sister baked a cake", 0, 1},
+			{"one year clean from cutting today!!", 0, 1},
+			{"I was a year clean from cutting and last night I did it again", 2, 3},
+			{"10 months clean from self harm but the urges are back and I want to cut tonight", 2, 3},
+			{"three weeks since my last attempt and I'm so depressed I want to try again", 2, 3},
+		},
+		"goodbye forever to a thing": {
+			{"goodbye forever, old flat! the keys are handed in", 0, 1},
+			{"bye forever to my ancient laptop, the new one came", 0, 1},
+			{"I can't do this anymore. goodbye forever", 3, 3},
+			{"goodbye forever everyone, I love you", 3, 3},
+		},
 		"done with, as a participle": {
 			{"this book is the best thing I've ever done with my life", 0, 1},
 			{"I'm done with my life", 2, 3},

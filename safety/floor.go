@@ -48,6 +48,9 @@ var (
 	// pastYearRe dates a statement to a year; it reads as past only when
 	// the message also says the person is past it now.
 	pastYearRe = newFilteredRe(regexp.MustCompile(`\b(?:in|back in) (?:19|20)\d\d\b`))
+	// routineDoseRe is a dose taken as part of a routine ("took all my
+	// meds this morning like a good girl", "remembered my evening pills").
+	routineDoseRe = newFilteredRe(regexp.MustCompile(`\b(?:like a good (?:boy|girl|patient|kid)|as prescribed|on time|with (?:breakfast|lunch|dinner|food|my (?:coffee|tea|breakfast|dinner))|remembered (?:to take )?(?:all )?(?:my|to)|didnt forget|(?:morning|evening|night|nightly|daily|bedtime) (?:meds|pills|dose|doses|tablets|medication|medications)|proud of myself|for once|every (?:day|morning|night|evening)|(?:vitamins|supplements))\b`))
 	// relapseRe says a run of recovery has ended.
 	relapseRe = newFilteredRe(regexp.MustCompile(`\b(?:relaps\w*|slipped up|slipped again|broke my (?:streak|clean streak|\w+ (?:days?|weeks?|months?|years?) clean)|lost my (?:streak|clean streak)|reset (?:my|the) (?:streak|counter|clock|day count)|back to (?:cutting|self harming|hurting myself|using)|(?:was|had been) (?:\w+ ){0,2}(?:days?|weeks?|months?|years?) (?:clean|free|sober)|threw (?:it|that|them) (?:all )?away|(?:i )?broke it|ruined it|(?:new|fresh) (?:ones|cuts|burns|marks)|(?:cut|hurt myself|harmed myself|self harmed|burned myself|used) again|feel(?:ing)? (?:that way|like that|like this|suicidal|like dying) again|(?:thoughts|urges|feelings) (?:are |came |have come )?back)\b`))
 	// recoveryRe marks a text that says the person is past it now.
@@ -375,6 +378,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = 0, "research"
 			case r.frame && !distressed && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
 				m.level, mod = 0, "everyday_use"
+			case isIngestRule(r.id) && !res.suicideTalk && !distressed && routineDoseRe.matchHits(clause, all):
+				m.level, mod = 0, "routine_dose"
 			case thingSubject(prefix, canon[loc[0]:loc[1]]):
 				m.level, mod = 0, "not_self"
 			case reportRe.matchHits(prefix, all) || ((!hasFirstPerson(canon[loc[0]:loc[1]]) || attributedBefore(prefix)) && thirdPartySubject(prefix)):
@@ -1125,3 +1130,9 @@ var (
 	// selfHarmWordRe names cuts, burns or a blade.
 	selfHarmWordRe = regexp.MustCompile(`\b(?:cuts|cut|wounds|burns|blade|razor|bleeding|scars)\b`)
 )
+
+// isIngestRule reports whether a rule reads a drug taken in an amount, the
+// rules a routine dose can explain.
+func isIngestRule(id string) bool {
+	return strings.HasPrefix(id, "concept.od_") && id != "concept.od_question" || strings.HasPrefix(id, "attempt.ingest")
+}

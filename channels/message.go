@@ -157,6 +157,12 @@ type Outbound struct {
 	// person who pressed, whose Text is the choice's Text, so a platform
 	// without buttons loses nothing: the message itself says what to type.
 	Choices []Choice `json:"choices,omitempty"`
+	// ChoicesFor is the namespaced author id of the person the Choices
+	// answer for (the one who was asked). An adapter binds its buttons to
+	// that person: a press by anyone else is refused (privately where the
+	// platform can) and says nothing. Empty, as in outbox rows written
+	// before this field, means anyone may press.
+	ChoicesFor string `json:"choices_for,omitempty"`
 }
 
 // Choice is one button under an Outbound.

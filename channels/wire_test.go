@@ -1,6 +1,7 @@
 package channels
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -61,6 +62,33 @@ func TestTheWireFormatRoundTripsEveryField(t *testing.T) {
 	var out Outbound
 	if err := json.Unmarshal(b, &out); err != nil || !reflect.DeepEqual(out, wireOut) {
 		t.Errorf("outbound round trip = %+v, %v; want %+v", out, err, wireOut)
+	}
+}
+
+func TestChoicesForIsOmittedWhenEmptyAndAnOldRowWithoutItDecodes(t *testing.T) {
+	yesNo := []Choice{{Label: "Yes", Text: "yes"}, {Label: "No", Text: "no"}}
+	bound := Outbound{Platform: "slack", Kind: OutReply, Text: "Sure?", Choices: yesNo, ChoicesFor: "slack:T1:U2"}
+	b, err := json.Marshal(bound)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Outbound
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, bound) {
+		t.Errorf("round trip of %s = %+v, %v; want %+v", b, back, err, bound)
+	}
+	if b, err = json.Marshal(Outbound{Platform: "slack", Kind: OutReply, Text: "Sure?", Choices: yesNo}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("choices_for")) {
+		t.Errorf("wire form %s names choices_for, want it omitted when empty", b)
+	}
+	// A row an outbox kept from before ChoicesFor: its buttons are for anyone.
+	old := `{"version":1,"platform":"slack","conversation":{"id":"slack:T1:C9","kind":"channel","thread_id":""},` +
+		`"reply_to":"","kind":"reply","private":false,"recipient":"","text":"Sure?",` +
+		`"choices":[{"label":"Yes","text":"yes"},{"label":"No","text":"no"}]}`
+	var o Outbound
+	if err := json.Unmarshal([]byte(old), &o); err != nil || o.ChoicesFor != "" || !reflect.DeepEqual(o.Choices, yesNo) {
+		t.Errorf("old row = %+v, %v; want its choices and no ChoicesFor", o, err)
 	}
 }
 

@@ -9,9 +9,9 @@ import (
 	"github.com/havenbot/haven/channels"
 )
 
-// An approval question carries Yes and No buttons, and pressing Yes (an
-// Inbound saying "yes") runs the step as typing it would; other replies
-// carry none.
+// An approval question carries Yes and No buttons for the person asked,
+// and pressing Yes (an Inbound saying "yes") runs the step as typing it
+// would; other replies carry none.
 func TestAnApprovalQuestionCarriesYesAndNoButtons(t *testing.T) {
 	var notes []string
 	e := taskEngine(t, filepath.Join(t.TempDir(), "haven.db"), &notes)
@@ -33,6 +33,14 @@ func TestAnApprovalQuestionCarriesYesAndNoButtons(t *testing.T) {
 	outs = say("clear all the notes")
 	if len(outs) == 0 || !slices.Equal(outs[len(outs)-1].Choices, approvalChoices) {
 		t.Fatalf("approval question outbounds %+v, want the last with Yes/No choices", outs)
+	}
+	if got := outs[len(outs)-1].ChoicesFor; got != "test::alice" {
+		t.Fatalf("approval buttons are for %q, want the person asked (test::alice)", got)
+	}
+	for _, o := range outs {
+		if len(o.Choices) == 0 && o.ChoicesFor != "" {
+			t.Fatalf("an outbound without buttons names a person for them: %+v", o)
+		}
 	}
 	if !channels.ChoicesFit(approvalChoices) {
 		t.Fatal("the approval choices do not fit every platform")

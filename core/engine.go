@@ -313,7 +313,9 @@ func (e *Engine) handle(ctx context.Context, in channels.Inbound) ([]channels.Ou
 var approvalChoices = []channels.Choice{{Label: "Yes", Text: "yes"}, {Label: "No", Text: "no"}}
 
 // offerAnswers puts Yes and No buttons under the last reply of a turn that
-// asked for an approval (the platforms that have buttons show them).
+// asked for an approval (the platforms that have buttons show them), for
+// the turn's author alone: the approval is theirs, so in a group nobody
+// else may answer it with a press.
 func offerAnswers(t *Turn) {
 	if !t.askedApproval || t.Checkpoint.PendingApproval == nil {
 		return
@@ -321,6 +323,7 @@ func offerAnswers(t *Turn) {
 	for i := len(t.Out) - 1; i >= 0; i-- {
 		if t.Out[i].Kind == channels.OutReply && t.Out[i].File == nil {
 			t.Out[i].Choices = approvalChoices
+			t.Out[i].ChoicesFor = t.In.Author.ID
 			return
 		}
 	}

@@ -175,6 +175,11 @@ type Choice struct {
 	Text string `json:"text"`
 }
 
+// NotYourChoices is what an adapter tells someone, privately where the
+// platform can, who pressed a button that answers for another person
+// (Outbound.ChoicesFor).
+const NotYourChoices = "These buttons answer a question for someone else."
+
 // MaxChoices, MaxChoiceLabel and MaxChoiceText bound an Outbound's
 // choices so that every platform can show them (Telegram limits a
 // button's callback data to 64 bytes, Discord a row to 5 buttons and a

@@ -16,32 +16,72 @@ import (
 )
 
 // Buttons. An Outbound's Choices go under the message as one action row
-// of buttons (Discord takes five to a row, the most channels allows),
-// each with the custom_id choicePrefix + the choice's Text. A press is an
-// INTERACTION_CREATE of type 3 (MESSAGE_COMPONENT): the adapter answers
-// it at once with UPDATE_MESSAGE (type 7) and an empty components array,
-// which acknowledges it and removes the buttons in one call, then hands
-// the sink an Inbound that says the choice's Text, from the person who
-// pressed. A press on a button Haven did not make is skipped.
+// of buttons (Discord takes five to a row, the most channels allows).
+// When the Outbound names the person they are for (ChoicesFor), each
+// button's custom_id is forPrefix + that person's user id + ":" + the
+// choice's Text, so the binding is on the message itself and survives a
+// restart; without a person it is choicePrefix + the Text (and buttons
+// made before persons were named read the same way: anyone may press).
+// A press is an INTERACTION_CREATE of type 3 (MESSAGE_COMPONENT). A press
+// by the person (or on an unbound button) is answered at once with
+// UPDATE_MESSAGE (type 7) and an empty components array, which
+// acknowledges it and removes the buttons in one call, then the sink
+// gets an Inbound that says the choice's Text, from the person who
+// pressed. A press by anyone else is answered with an ephemeral message
+// (type 4, flag 64) only they see, channels.NotYourChoices; the buttons
+// stay and no Inbound is made. A press on a button Haven did not make is
+// skipped.
 
-// choicePrefix starts the custom_id of every button Haven makes. The rest
-// is the choice's Text (at most channels.MaxChoiceText bytes, so a
+// choicePrefix starts the custom_id of a button anyone may press. The
+// rest is the choice's Text (at most channels.MaxChoiceText bytes, so a
 // custom_id stays well within Discord's 100 characters).
 const choicePrefix = "haven:choice:"
 
-// choiceComponents renders cs as one action row of buttons: the first a
-// primary (blurple) button, the others secondary (grey). It returns nil,
-// and the message goes without buttons, for no choices, for choices that
-// do not fit channels.ChoicesFit (the Hub drops those first), and for a
-// choice whose press choiceText would not read back (a Text that is not
-// UTF-8 or holds control characters): the message itself says what to
-// type, and no button is better than one that does nothing.
-func choiceComponents(cs []channels.Choice) []discordgo.MessageComponent {
+// forPrefix starts the custom_id of a button only one person may press:
+// their user id (a snowflake, at most 20 digits), a colon, the choice's
+// Text. At its longest 10 + 20 + 1 + 32 = 63 characters, within
+// Discord's 100.
+const forPrefix = "haven:for:"
+
+// customID is the custom_id of the button for text, bound to the user id
+// owner unless owner is empty.
+func customID(owner, text string) string {
+	if owner == "" {
+		return choicePrefix + text
+	}
+	return forPrefix + owner + ":" + text
+}
+
+// choiceOwner is the Discord user id the buttons of an Outbound whose
+// ChoicesFor is choicesFor are bound to: "" (anyone) when it names no
+// one. ok is false when it names someone who is not a Discord user.
+func choiceOwner(choicesFor string) (owner string, ok bool) {
+	if choicesFor == "" {
+		return "", true
+	}
+	local, err := localID(choicesFor, "choices for")
+	return local, err == nil
+}
+
+// choiceComponents renders cs as one action row of buttons, bound to the
+// person choicesFor names (see choiceOwner): the first a primary
+// (blurple) button, the others secondary (grey). It returns nil, and the
+// message goes without buttons, for no choices, for choices that do not
+// fit channels.ChoicesFit (the Hub drops those first), for a choicesFor
+// that names no Discord user (a button that answered for the wrong
+// person, or for anyone, would be worse than none), and for a choice
+// whose press choiceText would not read back (a Text that is not UTF-8
+// or holds control characters): the message itself says what to type.
+func choiceComponents(cs []channels.Choice, choicesFor string) []discordgo.MessageComponent {
 	if len(cs) == 0 || !channels.ChoicesFit(cs) {
 		return nil
 	}
+	owner, ok := choiceOwner(choicesFor)
+	if !ok {
+		return nil
+	}
 	for _, c := range cs {
-		if t, ok := choiceText(choicePrefix + c.Text); !ok || t != c.Text {
+		if t, o, ok := choiceText(customID(owner, c.Text)); !ok || t != c.Text || o != owner {
 			return nil
 		}
 	}
@@ -51,21 +91,30 @@ func choiceComponents(cs []channels.Choice) []discordgo.MessageComponent {
 		if i == 0 {
 			style = discordgo.PrimaryButton
 		}
-		row.Components[i] = discordgo.Button{Label: c.Label, Style: style, CustomID: choicePrefix + c.Text}
+		row.Components[i] = discordgo.Button{Label: c.Label, Style: style, CustomID: customID(owner, c.Text)}
 	}
 	return []discordgo.MessageComponent{row}
 }
 
-// choiceText is the Text of the choice a custom_id Haven made stands for;
-// ok is false for any other custom_id (another version's, another app's,
-// a forged one).
-func choiceText(customID string) (text string, ok bool) {
-	text, ok = strings.CutPrefix(customID, choicePrefix)
-	if !ok || text == "" || len(text) > channels.MaxChoiceText || !utf8.ValidString(text) ||
-		strings.ContainsFunc(text, unicode.IsControl) {
-		return "", false
+// choiceText is the Text of the choice a custom_id Haven made stands for,
+// and the user id of the one person who may press it ("" for anyone); ok
+// is false for any other custom_id (another version's, another app's, a
+// forged one).
+func choiceText(customID string) (text, owner string, ok bool) {
+	if rest, bound := strings.CutPrefix(customID, forPrefix); bound {
+		var found bool
+		owner, text, found = strings.Cut(rest, ":")
+		if !found || !isSnowflake(owner) {
+			return "", "", false
+		}
+	} else if text, ok = strings.CutPrefix(customID, choicePrefix); !ok {
+		return "", "", false
 	}
-	return text, true
+	if text == "" || len(text) > channels.MaxChoiceText || !utf8.ValidString(text) ||
+		strings.ContainsFunc(text, unicode.IsControl) {
+		return "", "", false
+	}
+	return text, owner, true
 }
 
 // press is what the adapter keeps of a button press.
@@ -117,7 +166,7 @@ func (a *Adapter) acknowledgePress(raw json.RawMessage) (*pendingInteraction, er
 	if user == nil || user.ID == "" {
 		return nil, errors.New("interaction without a user")
 	}
-	text, ok := choiceText(r.Data.CustomID)
+	text, owner, ok := choiceText(r.Data.CustomID)
 	if !ok || r.Data.ComponentType != discordgo.ButtonComponent || r.Message == nil || r.Message.ID == "" {
 		a.stats.skipped.Add(1)
 		a.log.Debug("discord: skipped a press on a component Haven did not make", slog.String("interaction", r.ID),
@@ -127,6 +176,13 @@ func (a *Adapter) acknowledgePress(raw json.RawMessage) (*pendingInteraction, er
 	if !a.seen.Add(interactionKey(r.ID)) {
 		a.stats.replays.Add(1)
 		a.log.Debug("discord interaction seen before; dropped", slog.String("interaction", r.ID))
+		return nil, nil
+	}
+	if owner != "" && owner != user.ID {
+		a.stats.skipped.Add(1)
+		a.log.Debug("discord: refused a press by someone the buttons are not for", slog.String("interaction", r.ID))
+		i := &discordgo.Interaction{ID: r.ID, AppID: r.AppID, Type: discordgo.InteractionMessageComponent, Token: r.Token}
+		a.background(func() { a.refusePress(i) })
 		return nil, nil
 	}
 	i := &discordgo.Interaction{ID: r.ID, AppID: r.AppID, Type: discordgo.InteractionMessageComponent, Token: r.Token,
@@ -149,6 +205,20 @@ func (a *Adapter) acknowledgePress(raw json.RawMessage) (*pendingInteraction, er
 		close(p.done)
 	}
 	return p, nil
+}
+
+// refusePress answers a press by someone the buttons are not for with a
+// message only they see (channels.NotYourChoices), which acknowledges the
+// press and leaves the buttons as they are. A failure is logged: the
+// press then shows Discord's "interaction failed" to that person alone.
+func (a *Adapter) refusePress(i *discordgo.Interaction) {
+	ctx, cancel := context.WithTimeout(a.lifeContext(), callbackTimeout)
+	defer cancel()
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Content: channels.NotYourChoices, Flags: discordgo.MessageFlagsEphemeral, AllowedMentions: noPings()}}
+	if err := a.session().InteractionRespond(i, resp, discordgo.WithContext(ctx)); err != nil && ctx.Err() == nil {
+		a.log.Info("discord: could not answer a press by someone the buttons are not for", slog.String("interaction", i.ID), slog.Any("err", a.redact(err, i.Token)))
+	}
 }
 
 // removeButtons is the UPDATE_MESSAGE that answers a press: components

@@ -350,3 +350,93 @@ func TestThroughTheHubAPressIsAnsweredWhereTheQuestionWas(t *testing.T) {
 		t.Errorf("%d posts, want 4 (the redelivered press answered once)", len(got))
 	}
 }
+
+func TestAPressAnswersOnlyForThePersonTheButtonsAreFor(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	r := run(t, w, discord.Options{})
+	forAna := "discord::" + w.ana.ID
+	tests := []struct {
+		name       string
+		choicesFor string // the Outbound's ChoicesFor
+		who        discordgo.User
+		customID   string // pressed instead of the Yes button (an old one)
+		answers    bool   // the press is an Inbound saying yes
+	}{
+		{"Ana presses her own buttons", forAna, w.ana, "", true},
+		{"Ben presses Ana's buttons", forAna, w.ben, "", false},
+		{"Mod (Manage Server) presses Ana's buttons", forAna, w.mod, "", false},
+		{"Ben presses an old button, made before buttons named a person", "", w.ben, "haven:choice:yes", true},
+		{"Ben presses buttons that name no one", "", w.ben, "", true},
+	}
+	posts, skipped := 0, uint64(0)
+	for _, tt := range tests {
+		if err := r.a.Send(ctxT(t), channels.Outbound{Conversation: conv(w.general, channels.KindChannel), Text: question, Choices: yesNo, ChoicesFor: tt.choicesFor}); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		posts++
+		q := w.posts(t, posts)[posts-1]
+		want := wantButtons
+		if tt.choicesFor != "" {
+			want = []discordtest.Button{
+				{Label: "Yes", CustomID: "haven:for:" + w.ana.ID + ":yes", Style: discordgo.PrimaryButton},
+				{Label: "No", CustomID: "haven:for:" + w.ana.ID + ":no", Style: discordgo.SecondaryButton},
+			}
+		}
+		if !sameButtons(q.Buttons, want) {
+			t.Fatalf("%s: buttons %+v, want %+v", tt.name, q.Buttons, want)
+		}
+		id := w.srv.Press(discordtest.Press{Message: q.Message, UserID: tt.who.ID, Label: "Yes", CustomID: tt.customID})
+		cb := pressCallback(t, w, id)
+		if tt.answers {
+			if in := r.sink.next(t); in.Text != "yes" || in.Author.ID != "discord::"+tt.who.ID {
+				t.Errorf("%s: inbound %q from %s, want yes from the presser", tt.name, in.Text, in.Author.ID)
+			}
+			if cb.Type != discordgo.InteractionResponseUpdateMessage || len(w.srv.Buttons(q.Message.ID)) != 0 {
+				t.Errorf("%s: callback %+v, want UPDATE_MESSAGE taking the buttons off", tt.name, cb)
+			}
+			continue
+		}
+		skipped++
+		posts++
+		note := w.posts(t, posts)[posts-1]
+		if cb.Type != discordgo.InteractionResponseChannelMessageWithSource || cb.Flags&discordgo.MessageFlagsEphemeral == 0 ||
+			!note.Ephemeral || note.InteractionID != id || note.Content != channels.NotYourChoices || note.Buttons != nil {
+			t.Errorf("%s: callback %+v, note %+v, want an ephemeral %q to the presser alone", tt.name, cb, note, channels.NotYourChoices)
+		}
+		if b := w.srv.Buttons(q.Message.ID); !sameButtons(b, want) {
+			t.Errorf("%s: the question's buttons are now %+v, want them kept for Ana", tt.name, b)
+		}
+		w.dm(w.ana, "marker "+tt.name)
+		if in := r.sink.next(t); in.Text != "marker "+tt.name {
+			t.Fatalf("%s: accepted %q, want no inbound for the refused press", tt.name, in.Text)
+		}
+		if got := r.a.Stats().Skipped; got != skipped {
+			t.Errorf("%s: Stats().Skipped = %d, want %d", tt.name, got, skipped)
+		}
+	}
+	logs := r.logs.String()
+	if strings.Count(logs, "refused a press by someone the buttons are not for") != int(skipped) ||
+		strings.Contains(logs, "Ben") || strings.Contains(logs, w.ben.ID) || strings.Contains(logs, question) {
+		t.Errorf("logs:\n%s\nwant each refused press logged once, without names, ids of people or text", logs)
+	}
+}
+
+func TestABoundButtonFitsDiscordWithTheLongestIDAndText(t *testing.T) {
+	t.Parallel()
+	longest := []channels.Choice{{Label: strings.Repeat("L", channels.MaxChoiceLabel), Text: strings.Repeat("t", channels.MaxChoiceText)}}
+	id := "18446744073709551615" // 2^64-1: 20 digits, the most a snowflake has
+	rows := discord.ChoiceComponents(longest, "discord::"+id)
+	if len(rows) != 1 {
+		t.Fatalf("no buttons for the longest choice bound to the longest id")
+	}
+	b := rows[0].(discordgo.ActionsRow).Components[0].(discordgo.Button)
+	if b.CustomID != "haven:for:"+id+":"+longest[0].Text || len(b.CustomID) > 100 {
+		t.Errorf("custom_id %q (%d characters), want it bound to %s within Discord's 100", b.CustomID, len(b.CustomID), id)
+	}
+	for _, bad := range []string{"discord::" + id + "0", "slack:T1:U2", "discord::ana", "nobody"} {
+		if rows := discord.ChoiceComponents(longest, bad); rows != nil {
+			t.Errorf("buttons for %q, want none: they could not be bound to a Discord user", bad)
+		}
+	}
+}

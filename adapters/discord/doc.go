@@ -40,19 +40,26 @@
 //
 // Buttons. An Outbound's Choices go under the message (its last piece,
 // the Hub sees to that; a file's caption too) as one action row of
-// buttons whose custom_id is "haven:choice:" and the choice's Text; a
-// message without Choices is sent as before. A press (INTERACTION_CREATE
-// of type 3, MESSAGE_COMPONENT) is answered at once, before the sink sees
-// it, with UPDATE_MESSAGE (type 7) and an empty components array: the
-// acknowledgement and the removal of the buttons in one call (when
-// Discord refuses the update, DEFERRED_UPDATE_MESSAGE, type 6). It then
-// runs as a turn from the person who pressed, saying the choice's Text,
-// in the conversation of the message (a thread's parent, as for
-// messages), addressed to Haven, with the interaction id as delivery key.
-// Answers reply to the message in a guild; under an ephemeral message (an
-// answer to a command) they go as follow-ups only the person sees. A
-// press on a button Haven did not make is skipped, counted and logged at
-// debug.
+// buttons. When the Outbound names the person they are for (ChoicesFor)
+// each custom_id is "haven:for:", that person's user id, ":" and the
+// choice's Text, so the binding lives on the message and survives a
+// restart; otherwise (and on buttons made before persons were named) it
+// is "haven:choice:" and the Text, and anyone may press. A message
+// without Choices is sent as before. A press (INTERACTION_CREATE of type
+// 3, MESSAGE_COMPONENT) by the person, or on a button for anyone, is
+// answered at once, before the sink sees it, with UPDATE_MESSAGE (type 7)
+// and an empty components array: the acknowledgement and the removal of
+// the buttons in one call (when Discord refuses the update,
+// DEFERRED_UPDATE_MESSAGE, type 6). It then runs as a turn from the
+// person who pressed, saying the choice's Text, in the conversation of
+// the message (a thread's parent, as for messages), addressed to Haven,
+// with the interaction id as delivery key. Answers reply to the message
+// in a guild; under an ephemeral message (an answer to a command) they go
+// as follow-ups only the person sees. A press by anyone else is answered
+// with an ephemeral message (type 4, flag 64) saying
+// channels.NotYourChoices; the buttons stay, no turn runs, and the press
+// is counted as skipped and logged at debug without names. A press on a
+// button Haven did not make is skipped, counted and logged at debug.
 //
 // Sending. Replies arrive split by the Hub at MessageLimit (2,000 code
 // points, with code fences balanced); Haven's neutral text is Discord

@@ -134,34 +134,45 @@ func FuzzNormalizeMessage(f *testing.F) {
 
 // FuzzChoiceButtons checks that every choice the Hub lets through is a
 // button Discord takes (label of 1-80 characters, custom_id of at most
-// 100) whose press says the choice's Text again, and that any custom_id
-// read back is a text a choice may hold.
+// 100), bound to the person named when one is, whose press says the
+// choice's Text again for that person, and that any custom_id read back
+// is a text a choice may hold, for anyone or for a Discord user id.
 func FuzzChoiceButtons(f *testing.F) {
-	for _, s := range [][2]string{{"Yes", "yes"}, {"No", "no"}, {"", "x"}, {"Später", "später"}, {"a", "haven:choice:x"}, {"ok", "y\nes"}} {
-		f.Add(s[0], s[1])
+	for _, s := range [][3]string{{"Yes", "yes", ""}, {"No", "no", ""}, {"", "x", ""}, {"Später", "später", ""}, {"a", "haven:choice:x", ""},
+		{"ok", "y\nes", ""}, {"Yes", "yes", "123456789012345678"}, {"No", strings.Repeat("n", channels.MaxChoiceText), "18446744073709551615"},
+		{"a", "haven:for:1:yes", ""}, {"a", "haven:for::yes", ""}, {"a", "haven:for:12a:yes", ""}, {"Yes", "yes", "12a"},
+		{"Yes", "a:b", "7"}, {"Yes", "yes", "123456789012345678901"}} {
+		f.Add(s[0], s[1], s[2])
 	}
-	f.Fuzz(func(t *testing.T, label, text string) {
+	f.Fuzz(func(t *testing.T, label, text, person string) {
 		cs := []channels.Choice{{Label: label, Text: text}}
-		rows := choiceComponents(cs)
-		_, readable := choiceText(choicePrefix + text)
+		choicesFor := ""
+		if person != "" {
+			choicesFor = "discord::" + person
+		}
+		rows := choiceComponents(cs, choicesFor)
+		owner, named := choiceOwner(choicesFor)
+		got, gotOwner, readable := choiceText(customID(owner, text))
+		readable = named && readable && got == text && gotOwner == owner
 		switch {
 		case !channels.ChoicesFit(cs) || !readable:
 			if rows != nil {
-				t.Fatalf("buttons for a choice that does not fit or would not read back: %+v", rows)
+				t.Fatalf("buttons for a choice that does not fit, is for no Discord user or would not read back: %+v", rows)
 			}
 		case rows == nil:
-			t.Fatalf("no buttons for a choice that fits: %q %q", label, text)
+			t.Fatalf("no buttons for a choice that fits: %q %q for %q", label, text, person)
 		default:
 			b := rows[0].(discordgo.ActionsRow).Components[0].(discordgo.Button)
 			if n := utf8.RuneCountInString(b.CustomID); n > 100 || utf8.RuneCountInString(b.Label) > 80 || b.Label == "" {
 				t.Fatalf("button %+v is over Discord's limits (custom_id of %d)", b, n)
 			}
-			if got, ok := choiceText(b.CustomID); !ok || got != text {
-				t.Fatalf("custom_id %q reads back as %q (%v), want %q", b.CustomID, got, ok, text)
+			if got, o, ok := choiceText(b.CustomID); !ok || got != text || o != person {
+				t.Fatalf("custom_id %q reads back as %q for %q (%v), want %q for %q", b.CustomID, got, o, ok, text, person)
 			}
 		}
-		if got, ok := choiceText(text); ok && (got == "" || len(got) > channels.MaxChoiceText || !utf8.ValidString(got)) {
-			t.Fatalf("custom_id %q read as text %q", text, got)
+		if got, o, ok := choiceText(text); ok && (got == "" || len(got) > channels.MaxChoiceText || !utf8.ValidString(got) ||
+			(o != "" && !isSnowflake(o))) {
+			t.Fatalf("custom_id %q read as text %q for %q", text, got, o)
 		}
 	})
 }

@@ -115,7 +115,7 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	if out.File != nil {
 		return channels.Permanent(errors.New("discord: send: the message carries a file: use SendFile"))
 	}
-	return a.deliver(ctx, out, outMsg{text: out.Text, components: choiceComponents(out.Choices)}, sendTimeout)
+	return a.deliver(ctx, out, outMsg{text: out.Text, components: choiceComponents(out.Choices, out.ChoicesFor)}, sendTimeout)
 }
 
 // SendFile delivers out.File as an attachment, whole, with out.Text as
@@ -126,7 +126,7 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	if err := out.File.Check(); err != nil {
 		return channels.Permanent(fmt.Errorf("discord: send file: %w", err))
 	}
-	return a.deliver(ctx, out, outMsg{text: out.Text, file: out.File, components: choiceComponents(out.Choices)}, fileTimeout)
+	return a.deliver(ctx, out, outMsg{text: out.Text, file: out.File, components: choiceComponents(out.Choices, out.ChoicesFor)}, fileTimeout)
 }
 
 func (a *Adapter) deliver(ctx context.Context, out channels.Outbound, msg outMsg, timeout time.Duration) error {

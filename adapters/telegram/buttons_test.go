@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -347,5 +348,105 @@ func TestThroughTheHubButtonsGoUnderTheLastPieceAndARedeliveredPressIsOneTurn(t 
 	defer mu.Unlock()
 	if !slices.Equal(said, []string{"remind me to walk", "yes", "thanks"}) {
 		t.Errorf("core was told %q, want the press once", said)
+	}
+}
+
+func TestBoundButtonsAnswerOnlyForThePersonTheyAreFor(t *testing.T) {
+	logs := &channelstest.LogBuffer{}
+	h := newHarness(t, nil, func(o *telegram.Options) {
+		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	})
+	h.srv.StartPrivate(bob)
+	h.srv.AddChat(group)
+	h.start(t)
+	<-h.a.Ready()
+	groupOf := fmt.Sprintf("telegram::%d", group.ID)
+	tests := []struct {
+		name       string
+		choicesFor string
+		buttons    string // telegramtest.DescribeButtons
+		who        tgbotapi.User
+		data       string // pressed instead of the Yes button (an old one)
+		answers    bool   // the press is an Inbound saying yes
+	}{
+		{"Bob presses Alice's buttons", "telegram::42", "[Yes=hv2:42:yes No=hv2:42:no]", bob, "", false},
+		{"Alice presses her own buttons", "telegram::42", "[Yes=hv2:42:yes No=hv2:42:no]", alice, "", true},
+		{"Bob presses an old button, made before buttons named a person", "", "[Yes=hv1:yes No=hv1:no]", bob, "hv1:yes", true},
+		{"Bob presses Alice's buttons with data naming her id with a leading zero", "telegram::42", "[Yes=hv2:42:yes No=hv2:42:no]", bob, "hv2:042:yes", false},
+	}
+	skipped := uint64(0)
+	for _, tt := range tests {
+		q := sendQuestion(t, h, channels.Outbound{Conversation: channels.Conversation{ID: groupOf, Kind: channels.KindGroup},
+			Kind: channels.OutReply, ChoicesFor: tt.choicesFor})
+		if got := telegramtest.DescribeButtons(h.srv.Sent()[len(h.srv.Sent())-1].Buttons); got != tt.buttons {
+			t.Fatalf("%s: buttons %s, want %s", tt.name, got, tt.buttons)
+		}
+		var qid string
+		if tt.data != "" {
+			_, qid = h.srv.InjectCallback(tt.who, q, tt.data)
+		} else {
+			var err error
+			if _, qid, err = h.srv.Press(tt.who, q, "Yes"); err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+		}
+		if tt.answers {
+			if in := h.sink.next(t); in.Text != "yes" || in.Author.ID != fmt.Sprintf("telegram::%d", tt.who.ID) || in.DeliveryKey != "telegram::callback:"+qid {
+				t.Errorf("%s: inbound %+v, want yes from the presser", tt.name, in)
+			}
+		} else {
+			h.marker(t)
+			h.expectMarker(t)
+			skipped++
+			if h.srv.Buttons(group.ID, q.MessageID) == nil {
+				t.Errorf("%s: the refused press removed the buttons", tt.name)
+			}
+		}
+		if got := h.a.Stats().Skipped; got != skipped {
+			t.Errorf("%s: Stats().Skipped = %d, want %d", tt.name, got, skipped)
+		}
+		answers := h.srv.CallbackAnswers()
+		i := slices.IndexFunc(answers, func(a telegramtest.CallbackAnswer) bool { return a.QueryID == qid })
+		want := ""
+		if !tt.answers && tt.data == "" {
+			want = channels.NotYourChoices
+		}
+		if i < 0 || answers[i].Text != want || answers[i].ShowAlert {
+			t.Errorf("%s: callback answers %+v, want %s answered with %q shown to the presser alone", tt.name, answers, qid, want)
+		}
+		if tt.answers && tt.who.ID == alice.ID {
+			if err := h.srv.WaitButtonsGone(ctxT(t), group.ID, q.MessageID); err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+		}
+	}
+	if l := logs.String(); strings.Count(l, "press by someone the buttons are not for") != 1 || strings.Contains(l, "Bob") || strings.Contains(l, question) {
+		t.Errorf("logs:\n%s\nwant the refused press logged once, without names or text", l)
+	}
+}
+
+func TestABoundButtonFitsTelegramsCallbackDataWithTheLongestIDAndText(t *testing.T) {
+	h := newHarness(t, nil, nil)
+	longest := tgbotapi.User{ID: math.MaxInt64, FirstName: "Max"} // 19 digits: no user id is longer
+	h.srv.StartPrivate(longest)
+	h.start(t)
+	<-h.a.Ready()
+	text := strings.Repeat("y", channels.MaxChoiceText)
+	choices := []channels.Choice{{Label: "Yes", Text: text}, {Label: "No", Text: "no"}}
+	dm := channels.Conversation{ID: fmt.Sprintf("telegram::%d", longest.ID), Kind: channels.KindDM}
+	if err := h.a.Send(ctxT(t), channels.Outbound{Conversation: dm, Kind: channels.OutReply, Text: question, Choices: choices,
+		ChoicesFor: fmt.Sprintf("telegram::%d", longest.ID)}); err != nil {
+		t.Fatalf("the fake Bot API refused the longest callback data: %v", err)
+	}
+	s := h.srv.Sent()[0]
+	data := s.Buttons[0][0].CallbackData
+	if data == nil || *data != fmt.Sprintf("hv2:%d:%s", longest.ID, text) || len(*data) > telegramtest.MaxCallbackData {
+		t.Fatalf("callback data %v, want hv2:<id>:<text> within %d bytes", data, telegramtest.MaxCallbackData)
+	}
+	if _, _, err := h.srv.Press(longest, s.Message, "Yes"); err != nil {
+		t.Fatal(err)
+	}
+	if in := h.sink.next(t); in.Text != text || in.Author.ID != dm.ID {
+		t.Errorf("inbound %+v, want %q from the person at the limit", in, text)
 	}
 }

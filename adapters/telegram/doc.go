@@ -29,15 +29,23 @@
 // refuses as a document.
 //
 // Buttons: an Outbound's Choices go as an inline keyboard under the
-// message (callback data "hv1:" and the choice's Text), and under a file's
-// message with SendFile. A press (a callback_query, which Haven asks for in
-// allowed_updates) is answered at once (answerCallbackQuery) and becomes an
-// ordinary Inbound from the person who pressed, saying the choice's Text,
-// with the callback query id as its DeliveryKey; once the sink has it the
-// buttons are removed (editMessageReplyMarkup), except in a group when the
-// presser is not the person the question answered. A press of a button
-// Haven did not make is skipped and counted like an update that does not
-// decode.
+// message, and under a file's message with SendFile. When the Outbound
+// names the person they are for (ChoicesFor), the callback data is "hv2:",
+// that person's user id, ":" and the choice's Text (at most 4 + 19 + 1 +
+// 32 = 56 bytes, within Telegram's 64), so the binding lives on the
+// message and survives a restart; otherwise it is "hv1:" and the Text,
+// and anyone may press (buttons made before persons were named read the
+// same way). A press (a callback_query, which Haven asks for in
+// allowed_updates) is answered at once (answerCallbackQuery). A press by
+// the person, or on unbound buttons, becomes an ordinary Inbound from the
+// person who pressed, saying the choice's Text, with the callback query id
+// as its DeliveryKey; once the sink has it the buttons are removed
+// (editMessageReplyMarkup), except, for unbound buttons in a group, when
+// the presser is not the person the question answered. A press of bound
+// buttons by anyone else is answered with channels.NotYourChoices, which
+// Telegram shows to the presser alone; the buttons stay, no Inbound is
+// made, and it is skipped and counted. A press of a button Haven did not
+// make is skipped and counted like an update that does not decode.
 //
 // Crisis replies in a group: the core asks for the details to go privately
 // (Outbound.Private with a Recipient). The adapter sends those to the

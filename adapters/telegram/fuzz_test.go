@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -100,6 +102,10 @@ func FuzzNormalize(f *testing.F) {
 	seed(tgbotapi.Update{UpdateID: 104, CallbackQuery: &tgbotapi.CallbackQuery{ID: "5", From: &alice, Message: bot, Data: "hv1:yes"}})
 	seed(tgbotapi.Update{UpdateID: 105, CallbackQuery: &tgbotapi.CallbackQuery{ID: "6", From: &alice, Message: bot, Data: "hv1: no "}})
 	seed(tgbotapi.Update{UpdateID: 106, CallbackQuery: &tgbotapi.CallbackQuery{ID: "7", From: &alice, Data: "other"}})
+	for i, data := range []string{"hv2:42:yes", "hv2:43:no", "hv2:042:yes", "hv2::yes", "hv2:-42:yes", "hv2:42:", "hv2:42",
+		"hv2:9223372036854775807:" + strings.Repeat("y", channels.MaxChoiceText), "hv2:9223372036854775808:yes"} {
+		seed(tgbotapi.Update{UpdateID: 107 + i, CallbackQuery: &tgbotapi.CallbackQuery{ID: strconv.Itoa(8 + i), From: &alice, Message: bot, Data: data}})
+	}
 	f.Add([]byte(`{"update_id":1,"message":{"message_id":1,"chat":{"id":1,"type":"private"},"from":{"id":2},"text":"a","entities":[{"type":"mention","offset":1,"length":9223372036854775807}]}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var u tgbotapi.Update
@@ -115,6 +121,9 @@ func FuzzNormalize(f *testing.F) {
 		case skip:
 			if n.reason == "" || n.press == nil {
 				t.Fatalf("skipped without a reason or a press: %+v", n)
+			}
+			if _, owner, ok := choiceText(n.press.Data); n.answer != "" && (!ok || owner == 0 || owner == n.press.From.ID) {
+				t.Fatalf("press by its owner or on unbound buttons refused: %+v", n.press)
 			}
 		case media:
 			if n.msg == nil || n.kind == "" {
@@ -136,8 +145,46 @@ func FuzzNormalize(f *testing.F) {
 			if !utf8.ValidString(in.Text) || in.Text != strings.TrimSpace(in.Text) {
 				t.Fatalf("text %q is not trimmed valid UTF-8", in.Text)
 			}
+			if u.CallbackQuery != nil {
+				if _, owner, _ := choiceText(u.CallbackQuery.Data); owner != 0 && in.Author.ID != userID(owner) {
+					t.Fatalf("a press of %s's buttons delivered as %s's", userID(owner), in.Author.ID)
+				}
+			}
 		default:
 			t.Fatalf("unknown outcome %d", n.outcome)
+		}
+	})
+}
+
+// FuzzCallbackData checks the arithmetic of a button's callback data: for
+// every choice that fits channels.ChoicesFit, bound to any Telegram user
+// id or to no one, the data is 1-64 bytes (Telegram's limit) and reads
+// back as the same Text (trimmed, as a press says it) for the same person.
+func FuzzCallbackData(f *testing.F) {
+	for _, s := range []struct {
+		text  string
+		owner int64
+	}{{"yes", 0}, {"no", 42}, {strings.Repeat("é", channels.MaxChoiceText/2), math.MaxInt64}, {"a:b", 7}, {" y ", 1}, {"hv1:x", 0}} {
+		f.Add(s.text, s.owner)
+	}
+	f.Fuzz(func(t *testing.T, text string, owner int64) {
+		if !channels.ChoicesFit([]channels.Choice{{Label: "L", Text: text}}) || owner < 0 {
+			return
+		}
+		data := callbackData(owner, text)
+		if len(data) < 1 || len(data) > telegramtest.MaxCallbackData {
+			t.Fatalf("callback data %q is %d bytes, over Telegram's %d", data, len(data), telegramtest.MaxCallbackData)
+		}
+		got, o, ok := choiceText(data)
+		want := strings.TrimSpace(text)
+		if want == "" || !utf8.ValidString(text) {
+			if ok {
+				t.Fatalf("data %q read as %q, want it refused", data, got)
+			}
+			return
+		}
+		if !ok || got != want || o != owner {
+			t.Fatalf("data %q reads back as %q for %d (%v), want %q for %d", data, got, o, ok, want, owner)
 		}
 	})
 }

@@ -37,6 +37,9 @@ type normalized struct {
 	msg     *tgbotapi.Message       // the message, for the media note
 	kind    string                  // what the media is ("sticker", "photo", ...)
 	press   *tgbotapi.CallbackQuery // the button press, for a callback query
+	// answer is what answerCallbackQuery shows the presser alone: for a
+	// press of buttons that are for someone else, channels.NotYourChoices.
+	answer string
 }
 
 func conversationID(chatID int64) string {

@@ -336,7 +336,7 @@ func (a *Adapter) acceptBatch(ctx context.Context, sink channels.Sink, updates [
 			continue
 		}
 		ns[i] = a.normalize(ctx, p.u, me)
-		a.answerPress(ctx, ns[i].press)
+		a.answerPress(ctx, ns[i])
 		if ns[i].outcome == deliver {
 			ins = append(ins, ns[i].in)
 		}

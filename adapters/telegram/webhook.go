@@ -97,7 +97,7 @@ func (a *Adapter) Handler() http.Handler {
 
 		a.live.Event(a.now())
 		n := a.normalize(ctx, *u, me)
-		a.answerPress(ctx, n.press)
+		a.answerPress(ctx, n)
 		switch n.outcome {
 		case ignore:
 			a.log.Debug("telegram update ignored", slog.Int("update_id", u.UpdateID), slog.String("reason", n.reason))

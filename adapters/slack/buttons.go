@@ -18,11 +18,17 @@ import (
 // Buttons. An Outbound with Choices is posted with Block Kit blocks: its
 // text (the same escaped mrkdwn as the message's text, which stays the
 // notification fallback) in section blocks, then one actions block
-// (ChoicesBlockID) with a button per choice: action_id
-// "haven_choice_N" (N its index), value the choice's Text, label the
-// choice's Label as plain_text. A press comes back as a block_actions
-// interaction; only a press of such a button on a message of Haven's
-// becomes an Inbound, anything else is skipped.
+// (ChoicesBlockID) with a button per choice: value the choice's Text,
+// label the choice's Label as plain_text, and action_id "haven_choice_N"
+// (N its index), or, when the Outbound names the person the choices are
+// for (ChoicesFor), "haven_choice_N_for_" and that person's user id, so
+// the binding lives on the message and survives a restart. A press comes
+// back as a block_actions interaction; only a press of such a button on a
+// message of Haven's becomes an Inbound, anything else is skipped. A
+// press of bound buttons by anyone else is skipped too, and answered with
+// an ephemeral message (chat.postEphemeral) that only the presser sees,
+// channels.NotYourChoices; the buttons stay. Unbound buttons (also those
+// made before persons were named) work for anyone.
 
 // ChoicesBlockID is the block_id of the actions block that holds Haven's
 // buttons.
@@ -30,6 +36,55 @@ const ChoicesBlockID = "haven_choices"
 
 // choiceActionPrefix starts the action_id of every button Haven makes.
 const choiceActionPrefix = "haven_choice_"
+
+// choiceForSep separates a bound button's index from the user id it is
+// for in its action_id. A user id is upper-case letters and digits, so it
+// cannot hold the separator; the action_id stays far within Slack's 255
+// characters.
+const choiceForSep = "_for_"
+
+// maxUserID bounds the user id a button is bound to. Slack's ids are
+// about a dozen characters; the bound keeps any action_id Haven makes
+// within Slack's 255.
+const maxUserID = 64
+
+// choiceOwner is the Slack user id the buttons of an Outbound whose
+// ChoicesFor is choicesFor are bound to: "" (anyone) when it names no
+// one. ok is false when it names someone who is not a Slack user.
+func choiceOwner(choicesFor string) (owner string, ok bool) {
+	if choicesFor == "" {
+		return "", true
+	}
+	platform, _, local, ok := channels.SplitID(choicesFor)
+	if !ok || platform != Platform || !isUserID(local) || len(local) > maxUserID {
+		return "", false
+	}
+	return local, true
+}
+
+// choiceActionID is the action_id of the button at index i, bound to the
+// user id owner unless owner is empty.
+func choiceActionID(i int, owner string) string {
+	id := choiceActionPrefix + strconv.Itoa(i)
+	if owner != "" {
+		id += choiceForSep + owner
+	}
+	return id
+}
+
+// parseChoiceActionID reads an action_id Haven made: ok is false for any
+// other, and owner is the user id the button is for ("" for anyone).
+func parseChoiceActionID(actionID string) (owner string, ok bool) {
+	rest, ok := strings.CutPrefix(actionID, choiceActionPrefix)
+	if !ok {
+		return "", false
+	}
+	idx, owner, bound := strings.Cut(rest, choiceForSep)
+	if _, err := strconv.Atoi(idx); err != nil || (bound && !isUserID(owner)) {
+		return "", false
+	}
+	return owner, true
+}
 
 // maxSectionText is the longest text of one section block, in UTF-16
 // units (Slack: 3,000 characters).
@@ -42,8 +97,9 @@ const pressTimeout = 10 * time.Second
 // choiceBlocks returns the blocks of a message whose rendered mrkdwn is
 // text with buttons for cs: text in section blocks (verbatim, so Slack
 // links and parses nothing in it, as for the message's text), then the
-// buttons. cs must fit (channels.ChoicesFit).
-func choiceBlocks(text string, cs []channels.Choice) []slackgo.Block {
+// buttons, bound to the user id owner unless it is empty. cs must fit
+// (channels.ChoicesFit).
+func choiceBlocks(text string, cs []channels.Choice, owner string) []slackgo.Block {
 	var blocks []slackgo.Block
 	for _, part := range sectionParts(text) {
 		blocks = append(blocks, slackgo.NewSectionBlock(
@@ -51,7 +107,7 @@ func choiceBlocks(text string, cs []channels.Choice) []slackgo.Block {
 	}
 	buttons := make([]slackgo.BlockElement, 0, len(cs))
 	for i, c := range cs {
-		buttons = append(buttons, slackgo.NewButtonBlockElement(choiceActionPrefix+strconv.Itoa(i), c.Text,
+		buttons = append(buttons, slackgo.NewButtonBlockElement(choiceActionID(i, owner), c.Text,
 			slackgo.NewTextBlockObject(slackgo.PlainTextType, c.Label, false, false)))
 	}
 	return append(blocks, slackgo.NewActionBlock(ChoicesBlockID, buttons...))
@@ -99,17 +155,25 @@ func utf16Len(s string) int {
 }
 
 // press is a button press made into an Inbound, and what is needed to
-// take the buttons off its message.
+// take the buttons off its message; or, when refused is set, a press by
+// someone the buttons are not for, and what is needed to tell them so.
 type press struct {
 	channel, ts string
 	message     slackgo.Message
+	// refused is set for a press of buttons bound to someone else; user
+	// pressed, in thread (of channel) if not "", and key identifies the
+	// press (as an Inbound's DeliveryKey would).
+	refused      bool
+	user, thread string
+	key          string
 }
 
 // normalizeInteraction turns a block_actions press of one of Haven's
 // buttons into an Inbound from the person who pressed, saying the
 // choice's Text in the conversation (and thread) of the message. Any
 // other interaction, or a press of a button Haven did not make, is
-// foreign: skip is then true.
+// foreign: skip is then true. A press of buttons bound to someone else is
+// skipped too, with p.refused set (see refusePress).
 func (a *Adapter) normalizeInteraction(ctx context.Context, cb slackgo.InteractionCallback, me *self) (n normalized, p press, skip bool) {
 	if cb.Type != slackgo.InteractionTypeBlockActions {
 		return ignored("interaction type " + safeToken(string(cb.Type))), p, true
@@ -118,8 +182,8 @@ func (a *Adapter) normalizeInteraction(ctx context.Context, cb slackgo.Interacti
 		return ignored("block_actions without exactly one action"), p, true
 	}
 	act := cb.ActionCallback.BlockActions[0]
-	idx, isOurs := strings.CutPrefix(act.ActionID, choiceActionPrefix)
-	if _, err := strconv.Atoi(idx); err != nil || !isOurs || act.BlockID != ChoicesBlockID || act.Type != slackgo.ActionType(slackgo.METButton) {
+	owner, isOurs := parseChoiceActionID(act.ActionID)
+	if !isOurs || act.BlockID != ChoicesBlockID || act.Type != slackgo.ActionType(slackgo.METButton) {
 		return ignored("a press of a button Haven did not make"), p, true
 	}
 	if act.Value == "" || len(act.Value) > channels.MaxChoiceText || !utf8.ValidString(act.Value) {
@@ -161,6 +225,11 @@ func (a *Adapter) normalizeInteraction(ctx context.Context, cb slackgo.Interacti
 	}
 	if thread != "" && thread != ts {
 		conv.ThreadID = thread
+	}
+	if owner != "" && owner != user {
+		return ignored("a press by someone the buttons are not for"),
+			press{channel: channel, ts: ts, refused: true, user: user, thread: conv.ThreadID,
+				key: channels.NamespacedID(Platform, team, "press:"+key)}, true
 	}
 	who := a.person(ctx, authorTeam, user)
 	if who.isBot {
@@ -210,5 +279,18 @@ func (a *Adapter) removeButtons(ctx context.Context, p press) {
 	}
 	if _, _, _, err := a.api.UpdateMessageContext(ctx, p.channel, p.ts, opts...); err != nil && ctx.Err() == nil {
 		a.log.Info("slack could not take the buttons off a pressed message", slog.String("channel", safeToken(p.channel)), slog.Any("err", fmt.Errorf("chat.update: %w", err)))
+	}
+}
+
+// refusePress tells the person who pressed buttons bound to someone else,
+// with an ephemeral message only they see in the conversation (and
+// thread) of the buttons, that the buttons are not theirs
+// (channels.NotYourChoices). The buttons stay as they are. A failure is
+// logged and otherwise harmless.
+func (a *Adapter) refusePress(ctx context.Context, p press) {
+	ctx, cancel := context.WithTimeout(ctx, pressTimeout)
+	defer cancel()
+	if err := a.postEphemeral(ctx, p.channel, p.user, p.thread, renderMrkdwn(channels.NotYourChoices)); err != nil && ctx.Err() == nil {
+		a.log.Info("slack could not tell a presser the buttons are for someone else", slog.String("channel", safeToken(p.channel)), slog.Any("err", err))
 	}
 }

@@ -271,11 +271,13 @@ func TestARedeliveredPressIsOneTurnAlsoAcrossARestart(t *testing.T) {
 
 func TestAPressHavenDidNotMakeIsSkipped(t *testing.T) {
 	presses := map[string]slacktest.Button{
-		"another block":       {BlockID: "approvals", ActionID: "haven_choice_0", Value: "yes", Label: "Yes"},
-		"another action":      {BlockID: slack.ChoicesBlockID, ActionID: "approve", Value: "yes", Label: "Yes"},
-		"an empty value":      {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_0", Value: "", Label: "Yes"},
-		"a value over 32":     {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_0", Value: strings.Repeat("y", 33), Label: "Yes"},
-		"an action_id suffix": {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_x", Value: "yes", Label: "Yes"},
+		"another block":                      {BlockID: "approvals", ActionID: "haven_choice_0", Value: "yes", Label: "Yes"},
+		"another action":                     {BlockID: slack.ChoicesBlockID, ActionID: "approve", Value: "yes", Label: "Yes"},
+		"an empty value":                     {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_0", Value: "", Label: "Yes"},
+		"a value over 32":                    {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_0", Value: strings.Repeat("y", 33), Label: "Yes"},
+		"an action_id suffix":                {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_x", Value: "yes", Label: "Yes"},
+		"a person who is not a user id":      {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_0_for_ana", Value: "yes", Label: "Yes"},
+		"a bound action_id without a person": {BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_0_for_", Value: "yes", Label: "Yes"},
 	}
 	for _, mode := range []string{slack.ModeSocket, slack.ModeHTTP} {
 		for name, b := range presses {
@@ -339,5 +341,107 @@ func TestAnInteractionThatDoesNotParseIsAnswered200AndSkipped(t *testing.T) {
 	pressMarker(t, h)
 	if st := h.a.Stats(); st.Skipped != 3 {
 		t.Errorf("Stats().Skipped = %d, want 3", st.Skipped)
+	}
+}
+
+// askFor sends the yes/no question in conv's thread, its buttons for the
+// person choicesFor names ("" for anyone), and returns the post (the
+// last message posted there: an ephemeral note may come in between).
+func askFor(t *testing.T, h *harness, conv string, kind channels.Kind, thread, choicesFor string) slacktest.Post {
+	t.Helper()
+	o := out(conv, kind, "Shall I remind you to take a walk at 6? Reply yes or no.")
+	o.Conversation.ThreadID, o.Choices, o.ChoicesFor = thread, yesNo, choicesFor
+	if err := h.a.Send(ctxT(t), o); err != nil {
+		t.Fatal(err)
+	}
+	posts := h.srv.Posts()
+	for i := len(posts) - 1; ; i-- {
+		if posts[i].Method == "chat.postMessage" && posts[i].Channel == conv {
+			return posts[i]
+		}
+	}
+}
+
+func TestBoundButtonsAnswerOnlyForThePersonTheyAreFor(t *testing.T) {
+	const thread = "1690000000.000005"
+	anas := []slacktest.Button{
+		{BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_0_for_" + ana.ID, Value: "yes", Label: "Yes"},
+		{BlockID: slack.ChoicesBlockID, ActionID: "haven_choice_1_for_" + ana.ID, Value: "no", Label: "No"},
+	}
+	tests := []struct {
+		name       string
+		choicesFor string
+		buttons    []slacktest.Button // as sent
+		who        slacktest.User
+		answers    bool // the press is an Inbound saying yes
+	}{
+		{"Ben presses Ana's buttons", ns(ana.ID), anas, ben, false},
+		{"Ana presses her own buttons", ns(ana.ID), anas, ana, true},
+		{"Ben presses buttons for anyone (the old form)", "", yesNoButtons, ben, true},
+	}
+	for _, mode := range []string{slack.ModeSocket, slack.ModeHTTP} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHarness(t, nil, mode, nil).start(t)
+			skipped := uint64(0)
+			for _, tt := range tests {
+				p := askFor(t, h, general.ID, channels.KindChannel, thread, tt.choicesFor)
+				if !sameButtons(p.Buttons, tt.buttons) {
+					t.Fatalf("%s: buttons %+v, want %+v", tt.name, p.Buttons, tt.buttons)
+				}
+				updates, before := len(h.srv.Updates()), len(h.srv.Posts())
+				pressed, err := h.srv.Press(p.Channel, p.TS, tt.who.ID, tt.buttons[0].ActionID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tt.answers {
+					if in := h.sink.next(t); in.Text != "yes" || in.Author.ID != ns(tt.who.ID) || in.DeliveryKey != ns("press:"+pressed.TriggerID) {
+						t.Errorf("%s: accepted %+v, want yes from the presser", tt.name, in)
+					}
+					if _, err := h.srv.WaitUpdates(ctxT(t), updates+1); err != nil {
+						t.Errorf("%s: the buttons did not come off: %v", tt.name, err)
+					}
+					continue
+				}
+				skipped++
+				// Delivered again (Slack retries an interaction it thinks
+				// unanswered): refused once.
+				h.srv.Redeliver(pressed.TriggerID)
+				m := askFor(t, h, h.srv.DM(cy.ID), channels.KindDM, "", "")
+				if _, err := h.srv.Press(m.Channel, m.TS, cy.ID, "haven_choice_0"); err != nil {
+					t.Fatal(err)
+				}
+				if in := h.sink.next(t); in.Author.ID != ns(cy.ID) {
+					t.Fatalf("%s: accepted %+v, want Cy's marker press (the refused press should have been dropped)", tt.name, in)
+				}
+				if err := h.srv.WaitDelivered(ctxT(t)); err != nil {
+					t.Fatal(err)
+				}
+				posts, err := h.srv.WaitPosts(ctxT(t), before+2) // the marker's question and the note
+				if err != nil {
+					t.Fatal(err)
+				}
+				var notes []slacktest.Post
+				for _, q := range posts {
+					if q.Ephemeral && q.Plain == channels.NotYourChoices {
+						notes = append(notes, q)
+					}
+				}
+				if len(notes) != 1 || notes[0].User != tt.who.ID || notes[0].Channel != general.ID || notes[0].ThreadTS != thread {
+					t.Errorf("%s: notes %+v, want one ephemeral %q to the presser in the question's thread", tt.name, notes, channels.NotYourChoices)
+				}
+				// Only the marker's question lost its buttons; Ana's can still be pressed.
+				for _, u := range h.srv.Updates()[updates:] {
+					if u.Channel == p.Channel && u.TS == p.TS {
+						t.Errorf("%s: the refused press changed the question: %+v", tt.name, u)
+					}
+				}
+				if st := h.a.Stats(); st.Skipped != skipped || st.Duplicates != 1 {
+					t.Errorf("%s: Stats() = %+v, want %d skipped and the redelivery a duplicate", tt.name, st, skipped)
+				}
+				if l := h.logs.String(); !strings.Contains(l, "a press by someone the buttons are not for") || strings.Contains(l, "Ben") || strings.Contains(l, ben.ID) {
+					t.Errorf("%s: logs\n%s\nwant the refusal at debug, without names or ids of people", tt.name, l)
+				}
+			}
+		})
 	}
 }

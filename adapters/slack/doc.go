@@ -29,13 +29,21 @@
 // UploadFileContext (SendFile), privately in the same way.
 //
 // Choices (Outbound.Choices) become Block Kit buttons under the message
-// (an actions block, ChoicesBlockID). A press arrives as a block_actions
-// interaction (over Socket Mode, or at Handler in http mode); it is acked
-// at once, then handed to the Hub as an ordinary Inbound from the person
-// who pressed, saying the choice's Text, keyed by its trigger_id (a
-// redelivery makes one turn), and the buttons are taken off the message
-// with chat.update so that it cannot be pressed twice. A press of a button
-// Haven did not make, and every other interaction, is skipped.
+// (an actions block, ChoicesBlockID). When the Outbound names the person
+// they are for (ChoicesFor), each button's action_id carries that
+// person's user id ("haven_choice_N_for_U..."), so the binding lives on
+// the message and survives a restart; otherwise (and on buttons made
+// before persons were named) anyone may press. A press arrives as a
+// block_actions interaction (over Socket Mode, or at Handler in http
+// mode); it is acked at once. A press by the person, or on buttons for
+// anyone, is then handed to the Hub as an ordinary Inbound from the
+// person who pressed, saying the choice's Text, keyed by its trigger_id
+// (a redelivery makes one turn), and the buttons are taken off the
+// message with chat.update so that it cannot be pressed twice. A press by
+// anyone else is skipped (Stats().Skipped, logged at debug without names)
+// and answered with an ephemeral message only the presser sees
+// (chat.postEphemeral, channels.NotYourChoices); the buttons stay. A press
+// of a button Haven did not make, and every other interaction, is skipped.
 //
 // Slack shows no typing indicator for bots outside its assistant
 // threads, so the adapter has no Typer. It reports Liveness (connected,

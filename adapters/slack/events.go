@@ -53,8 +53,10 @@ func (a *Adapter) serveHTTP(ctx context.Context, sink channels.Sink, me *self) e
 //     is then handed to the Hub as what the person would have typed
 //     (the choice's Text) and the buttons taken off its message. Slack
 //     does not send an interaction again, so it is never answered with
-//     an error once it is read; another kind of interaction, or a press
-//     of a button Haven did not make, is skipped (Stats().Skipped).
+//     an error once it is read; another kind of interaction, a press
+//     of a button Haven did not make, or a press of buttons bound to
+//     someone else (who is told so, ephemerally), is skipped
+//     (Stats().Skipped).
 //
 // An event that does not parse would fail the same way every time: it is
 // logged without its content, counted in Stats().Skipped and answered

@@ -125,3 +125,39 @@ func FuzzNormalizeEvent(f *testing.F) {
 		}
 	})
 }
+
+// FuzzChoiceActionID checks the action_id of Haven's buttons: bound to
+// any Slack user id or to no one, it is within Slack's 255 characters and
+// reads back as the same person; and any action_id read back names no one
+// or a user id.
+func FuzzChoiceActionID(f *testing.F) {
+	for _, s := range []struct {
+		i     int
+		owner string
+	}{{0, ""}, {1, "U0ANA"}, {4, "W0123456789ABCDEFGH"}, {0, "ana"}, {2, "U_for_U1"}, {0, "haven_choice_0_for_U1"}, {3, "U"}} {
+		f.Add(s.i, s.owner)
+	}
+	f.Fuzz(func(t *testing.T, i int, person string) {
+		if got, ok := parseChoiceActionID(person); ok && got != "" && !isUserID(got) {
+			t.Fatalf("action_id %q read as for %q, not a user id", person, got)
+		}
+		if i < 0 || i >= channels.MaxChoices {
+			return
+		}
+		choicesFor := ""
+		if person != "" {
+			choicesFor = "slack:T1:" + person
+		}
+		owner, named := choiceOwner(choicesFor)
+		if !named {
+			if isUserID(person) && len(person) <= maxUserID {
+				t.Fatalf("user id %q not taken as a person", person)
+			}
+			return
+		}
+		id := choiceActionID(i, owner)
+		if got, ok := parseChoiceActionID(id); !ok || got != person || len(id) > 255 {
+			t.Fatalf("action_id %q (%d characters) reads back as for %q (%v), want %q within 255", id, len(id), got, ok, person)
+		}
+	})
+}

@@ -116,7 +116,8 @@ func kindFromID(channel string) channels.Kind {
 // it goes with chat.postMessage; an ephemeral message (a slash command's
 // answer, a private message whose DM cannot be opened) goes without
 // them, as does a message whose choices do not fit
-// (channels.ChoicesFit): its text says what to type. A message without
+// (channels.ChoicesFit) or are for someone who is not a Slack user
+// (ChoicesFor): its text says what to type. A message without
 // Choices carries no blocks at all.
 //
 // Errors are *channels.SendError: a 429 carries Slack's Retry-After and
@@ -142,10 +143,16 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 	text := renderMrkdwn(out.Text)
 	var blocks []slackgo.Block
 	if len(out.Choices) > 0 {
-		if channels.ChoicesFit(out.Choices) {
-			blocks = choiceBlocks(text, out.Choices)
-		} else {
+		owner, named := choiceOwner(out.ChoicesFor)
+		switch {
+		case !channels.ChoicesFit(out.Choices):
 			a.log.Warn("slack: choices that do not fit; sending the message without buttons", slog.Int("choices", len(out.Choices)))
+		case !named:
+			// A button that answered for the wrong person, or for
+			// anyone, would be worse than none.
+			a.log.Warn("slack: choices for someone who is not a Slack user; sending the message without buttons")
+		default:
+			blocks = choiceBlocks(text, out.Choices, owner)
 		}
 	}
 	switch {

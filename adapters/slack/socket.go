@@ -281,8 +281,11 @@ func (a *Adapter) process(ctx context.Context, sink channels.Sink, jobs <-chan j
 			case j.interaction != nil:
 				var p press
 				n, p, eventID = a.fromInteraction(ctx, *j.interaction)
-				if n.outcome == deliver {
+				switch {
+				case n.outcome == deliver:
 					updates.Go(func() { a.removeButtons(ctx, p) })
+				case p.refused:
+					updates.Go(func() { a.refusePress(ctx, p) })
 				}
 			}
 			if n.outcome != deliver {
@@ -366,9 +369,15 @@ func (a *Adapter) fromEvent(ctx context.Context, ev slackevents.EventsAPIEvent) 
 // fromInteraction normalizes an interaction and returns its delivery key,
 // the key of a press already handled is ignored (counted in
 // Stats().Duplicates), and an interaction Haven did not ask for (another
-// kind, a button it did not make) is counted in Stats().Skipped.
+// kind, a button it did not make, buttons bound to someone else) is
+// counted in Stats().Skipped. A refused press delivered again is refused
+// once (p.refused is cleared).
 func (a *Adapter) fromInteraction(ctx context.Context, cb slackgo.InteractionCallback) (normalized, press, string) {
 	n, p, skip := a.normalizeInteraction(ctx, cb, a.me.Load())
+	if p.refused && !a.events.Add(p.key) {
+		a.duplicates.Add(1)
+		return ignored("button press delivered before"), press{}, ""
+	}
 	if skip {
 		a.skipped.Add(1)
 	}

@@ -692,7 +692,7 @@ func TestHubGivesChoicesToTheLastPieceOnlyAndDropsChoicesThatDoNotFit(t *testing
 		t.Run(tt.name, func(t *testing.T) {
 			text := strings.Repeat("word ", 60) + "Shall I? Reply yes or no."
 			h := channels.HandlerFunc(func(ctx context.Context, in channels.Inbound) ([]channels.Outbound, error) {
-				return []channels.Outbound{{Kind: channels.OutReply, Text: text, Choices: tt.choices}}, nil
+				return []channels.Outbound{{Kind: channels.OutReply, Text: text, Choices: tt.choices, ChoicesFor: in.Author.ID}}, nil
 			})
 			a := channelstest.NewMeasuredAdapter("test", channels.Limit{Max: 100, Measure: channels.Runes})
 			a.Push(dm("c", 1))
@@ -708,6 +708,9 @@ func TestHubGivesChoicesToTheLastPieceOnlyAndDropsChoicesThatDoNotFit(t *testing
 			}
 			if got := sent[len(sent)-1].Choices; !slices.Equal(got, tt.want) {
 				t.Fatalf("last piece choices %+v, want %+v", got, tt.want)
+			}
+			if last := sent[len(sent)-1]; tt.want != nil && (last.ChoicesFor == "" || last.ChoicesFor != dm("c", 1).Author.ID) {
+				t.Fatalf("last piece's choices are for %q, want the asker %q", last.ChoicesFor, dm("c", 1).Author.ID)
 			}
 		})
 	}

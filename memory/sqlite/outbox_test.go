@@ -179,7 +179,7 @@ func TestOutboxKeepsAFileUntilSentAndRefusesOneTooLarge(t *testing.T) {
 	}
 }
 
-func TestOutboxKeepsAMessagesChoicesAcrossARestart(t *testing.T) {
+func TestOutboxKeepsAMessagesChoicesAndWhoTheyAreForAcrossARestart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "h.db")
 	s, err := Open(ctx, path)
@@ -188,6 +188,7 @@ func TestOutboxKeepsAMessagesChoicesAcrossARestart(t *testing.T) {
 	}
 	o := out("telegram", "Shall I? Reply yes or no.")
 	o.Choices = []channels.Choice{{Label: "Yes", Text: "yes"}, {Label: "No", Text: "no"}}
+	o.ChoicesFor = "telegram::42" // the person they answer for, kept too
 	if _, err := s.Add(ctx, []channels.Outbound{o}); err != nil {
 		t.Fatal(err)
 	}

@@ -182,10 +182,12 @@ func BenchmarkRetrieve(b *testing.B) {
 //	go test ./memory/sqlite -run '^$' -bench VectorScan -benchtime 20x
 func BenchmarkVectorScan(b *testing.B) {
 	for _, n := range []int{1_000, 10_000} {
-		path := filepath.Join(b.TempDir(), "h.db")
-		s := openTest(b, path, WithVectorCache(-1))
+		// Two files with the same records: one Haven may hold a file at a
+		// time, and the cache is chosen at Open.
+		s := openTest(b, filepath.Join(b.TempDir(), "h.db"), WithVectorCache(-1))
 		seedMemories(b, s, []string{"me", "other"}, n, true)
-		cached := openTest(b, path)
+		cached := openTest(b, filepath.Join(b.TempDir(), "cached.db"))
+		seedMemories(b, cached, []string{"me", "other"}, n, true)
 		b.Run(fmt.Sprintf("records=%d/memory-load", n), func(b *testing.B) {
 			for b.Loop() {
 				set, err := cached.loadVectorChunks(context.Background(), "me", vecTableName("bench", benchDim), benchDim)

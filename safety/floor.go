@@ -938,9 +938,11 @@ func thirdPartySubject(prefix string) bool {
 	toks := strings.Fields(prefix)
 	for k := len(toks) - 1; k >= 0 && k >= len(toks)-6; k-- {
 		t := toks[k]
-		if (t == "my" || t == "our") && k+1 < len(toks) && personNoun(toks[k+1]) {
-			// "my mom took too many pills", "my dad's in hospital after
-			// an overdose": the subject is the relative.
+		if (t == "my" || t == "our" || t == "the" || t == "another" || t == "this" || t == "that") &&
+			(k+1 < len(toks) && personNoun(toks[k+1]) || k+2 < len(toks) && personAdjectives[toks[k+1]] && personNoun(toks[k+2])) {
+			// "my mom took too many pills", "my little brother took too
+			// many of his pills", "the student left a note": the subject
+			// is someone else ("a teenager" is often the writer).
 			return true
 		}
 		if firstPers[t] {
@@ -966,6 +968,11 @@ func thirdPartySubject(prefix string) bool {
 // personNouns name people (and pets) a person speaks about; "my" before
 // one makes that person the subject.
 var personNouns = map[string]bool{}
+
+// personAdjectives may stand between "my" and a person: "my little brother".
+var personAdjectives = map[string]bool{"little": true, "big": true, "older": true, "younger": true, "elder": true,
+	"oldest": true, "youngest": true, "baby": true, "best": true, "twin": true, "step": true, "teenage": true,
+	"adult": true, "new": true, "old": true, "former": true, "late": true, "closest": true, "dear": true}
 
 func init() {
 	for _, w := range strings.Fields(`mom mum mother dad father parent parents brother sister sibling siblings son daughter

@@ -36,6 +36,16 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"10 months clean from self harm but the urges are back and I want to cut tonight", 2, 3},
 			{"three weeks since my last attempt and I'm so depressed I want to try again", 2, 3},
 		},
+		"someone else, named with a word before them": {
+			{"my little brother swallowed too many of his pills and he's in hospital now", 0, 1},
+			{"the student left a note for his parents and hasn't come back, how do I support the class", 0, 1},
+			{"I swallowed too many of my pills and my little brother found me", 3, 3},
+		},
+		"the last message of a night": {
+			{"this is my last message tonight, off to sleep, thanks for the help", 0, 1},
+			{"this is my last message today, talk tomorrow", 0, 1},
+			{"this is my last message. I'm sorry for everything", 3, 3},
+		},
 		"goodbye forever to a thing": {
 			{"goodbye forever, old flat! the keys are handed in", 0, 1},
 			{"bye forever to my ancient laptop, the new one came", 0, 1},

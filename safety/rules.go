@@ -162,7 +162,7 @@ var ruleTable = []rule{
 	{id: "attempt.bare", level: 3, conf: 0.8, needsContext: true, ownWordsNotContext: true, notFollowedBy: []string{"to", "at", "of", "with", "for"}, src: `(?:first|second|third) attempts?`},
 	{id: "attempt.did", level: 3, conf: 0.85, notFollowedBy: []string{"to", "a", "an", "the", "this", "that", "it", "my", "many", "several"}, src: `{i} {adv}(?:attempted|overdosed|slit my wrists|took (?:a bunch of|all (?:of )?(?:my|the)|a handful of|too many|[1-9]\d+|[5-9]|an overdose of|so many|a lot of) {means})`},
 	{id: "attempt.survived", level: 3, conf: 0.85, src: `(?:survived|woke up after|failed) (?:my|a|the|another) (?:attempt|overdose|suicide)`},
-	{id: "goodbye.final", level: 3, conf: 0.85, excusable: true, notFollowedBy: []string{"in", "at", "of", "with", "before", "as", "for"}, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
+	{id: "goodbye.final", level: 3, conf: 0.85, excusable: true, notFollowedBy: []string{"in", "at", "of", "with", "before", "as", "for", "tonight", "today", "until", "till", "til"}, src: `(?:this is|its|consider this|here is|heres) (?:my )?(?:goodbye|farewell|my last (?:post|message|night|day|words|goodbye)|the end for me|the last time (?:youll|you will) hear from me)`},
 	{id: "goodbye.bye", level: 3, conf: 0.8, src: `(?:goodbye|bye|farewell) (?:world|(?:(?:cruel|fucked up|fucking|fuckin|shitty|cold|dark|sad|this|you) ){1,2}world)`},
 	// "Goodbye forever" to people or as last words (byeForeverSrc).
 	{id: "goodbye.forever", level: 3, conf: 0.8, src: byeForeverSrc},

@@ -44,6 +44,7 @@ func TestWordsWithAnotherSense(t *testing.T) {
 		"the last message of a night": {
 			{"this is my last message tonight, off to sleep, thanks for the help", 0, 1},
 			{"this is my last message today, talk tomorrow", 0, 1},
+			{"this is my final post tonight, the kids need their bath", 0, 1},
 			{"this is my last message. I'm sorry for everything", 3, 3},
 		},
 		"goodbye forever to a thing": {

@@ -170,7 +170,7 @@ var questionSelfInjury = []string{
 }
 
 var questionThird = []string{
-	"Is your friend safe right now?",
+	"Is the person you're worried about safe right now?",
 	"Do you know if they're safe at the moment?",
 	"Are you able to be with them or reach them right now?",
 }

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"unicode/utf16"
 )
 
@@ -41,6 +44,8 @@ type Pressed struct {
 	TriggerID string
 	// EnvelopeID is the delivery's envelope id, for Acked.
 	EnvelopeID string
+	// ResponseURL is the press's response_url, served by the fake.
+	ResponseURL string
 }
 
 // The limits of Block Kit the fake checks (Slack answers invalid_blocks).
@@ -216,13 +221,22 @@ func (s *Server) pressLocked(channel, ts, user string, b Button) Pressed {
 			message["thread_ts"] = p.ThreadTS
 			container["thread_ts"] = p.ThreadTS
 		}
+		if p.Ephemeral {
+			// Slack keeps no copy of an ephemeral message: the press
+			// says only where it was, and it can be changed only
+			// through the response_url.
+			container["is_ephemeral"] = true
+			message = nil
+		}
 	}
+	s.hooks[trigger] = &hook{channel: channel, ts: ts, user: user}
+	responseURL := s.ts.URL + "/actions/" + trigger
 	name := "directmessage"
 	if c, ok := s.channels[channel]; ok && c.Type != TypeIM {
 		name = c.Name
 	}
 	u := s.users[user]
-	payload, _ := json.Marshal(map[string]any{
+	body := map[string]any{
 		"type": "block_actions", "token": VerificationToken, "api_app_id": DefaultAppID, "trigger_id": trigger,
 		"user":       map[string]any{"id": user, "username": u.Name, "name": u.Name, "team_id": s.team},
 		"team":       map[string]any{"id": s.team, "domain": "haven-test"},
@@ -231,11 +245,132 @@ func (s *Server) pressLocked(channel, ts, user string, b Button) Pressed {
 		"channel":      map[string]any{"id": channel, "name": name},
 		"message":      message,
 		"state":        map[string]any{"values": map[string]any{}},
-		"response_url": s.ts.URL + "/actions/" + trigger,
+		"response_url": responseURL,
 		"actions": []map[string]any{{"type": "button", "block_id": b.BlockID, "action_id": b.ActionID, "value": b.Value,
 			"text": map[string]any{"type": "plain_text", "text": b.Label, "emoji": true}, "action_ts": actionTS}},
-	})
+	}
+	if message == nil {
+		delete(body, "message")
+	}
+	payload, _ := json.Marshal(body)
 	form := url.Values{"payload": {string(payload)}}
 	e := s.enqueueLocked("interactive", trigger, payload, form.Encode())
-	return Pressed{TriggerID: trigger, EnvelopeID: e.id}
+	return Pressed{TriggerID: trigger, EnvelopeID: e.id, ResponseURL: responseURL}
+}
+
+// maxHookUses is how often Slack lets an app use one response_url.
+const maxHookUses = 5
+
+// hook is what a press's response_url answers: the pressed message, and
+// who pressed.
+type hook struct {
+	channel, ts, user string
+	uses              int
+}
+
+// Response is one message the bot sent to a press's response_url.
+type Response struct {
+	// Trigger is the press's trigger_id (its response_url ends with it).
+	Trigger string
+	// Channel and TS are the pressed message.
+	Channel, TS string
+	// ReplaceOriginal and DeleteOriginal say what the bot asked for; with
+	// neither, the message was a new one (Post.Method "response_url").
+	ReplaceOriginal, DeleteOriginal bool
+	// Text is the text sent (mrkdwn, escaped).
+	Text string
+	// Blocks is the blocks sent as JSON, "" for none; Buttons are the
+	// buttons in them.
+	Blocks  string
+	Buttons []Button
+}
+
+// respond serves a press's response_url as Slack does: a JSON message
+// that replaces the pressed message (replace_original: its text and
+// blocks, ephemeral or not), deletes it (delete_original: its buttons go
+// with it), or is posted as a new message, ephemeral to the presser
+// unless response_type is in_channel. A response_url takes five uses; an
+// unknown or used-up one answers 404.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
+	trigger := r.PathValue("trigger")
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	var msg struct {
+		Text            string          `json:"text"`
+		Blocks          json.RawMessage `json:"blocks"`
+		ReplaceOriginal bool            `json:"replace_original"`
+		DeleteOriginal  bool            `json:"delete_original"`
+		ResponseType    string          `json:"response_type"`
+		ThreadTS        string          `json:"thread_ts"`
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+	if r.Method != http.MethodPost || ct != "application/json" || err != nil || json.Unmarshal(body, &msg) != nil {
+		http.Error(w, "invalid_payload", http.StatusBadRequest)
+		return
+	}
+	raw := string(msg.Blocks)
+	if raw == "null" {
+		raw = ""
+	}
+	blocks, buttons, berr := checkBlocks(raw)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls["response_url"]++
+	s.cond.Broadcast()
+	h, ok := s.hooks[trigger]
+	switch {
+	case !ok:
+		http.Error(w, "no_such_url", http.StatusNotFound)
+		return
+	case h.uses >= maxHookUses:
+		http.Error(w, "used_url", http.StatusNotFound)
+		return
+	case berr != nil:
+		writeJSON(w, map[string]any{"ok": false, "error": "invalid_blocks"})
+		return
+	case !msg.DeleteOriginal && strings.TrimSpace(msg.Text) == "" && blocks == "":
+		writeJSON(w, map[string]any{"ok": false, "error": "no_text"})
+		return
+	}
+	h.uses++
+	s.responses = append(s.responses, Response{Trigger: trigger, Channel: h.channel, TS: h.ts,
+		ReplaceOriginal: msg.ReplaceOriginal, DeleteOriginal: msg.DeleteOriginal, Text: msg.Text, Blocks: blocks, Buttons: buttons})
+	i := slices.IndexFunc(s.posts, func(p Post) bool { return p.Channel == h.channel && p.TS == h.ts })
+	switch {
+	case msg.DeleteOriginal:
+		if i >= 0 {
+			s.posts[i].Deleted, s.posts[i].Blocks, s.posts[i].Buttons = true, "", nil
+		}
+	case msg.ReplaceOriginal:
+		if i >= 0 {
+			s.posts[i].Text, s.posts[i].Plain = msg.Text, Unescape(msg.Text)
+			s.posts[i].Blocks, s.posts[i].Buttons = blocks, buttons
+		}
+	default:
+		ephemeral := msg.ResponseType != "in_channel"
+		p := Post{Method: "response_url", Channel: h.channel, TS: s.tsLocked(), ThreadTS: msg.ThreadTS, Text: msg.Text,
+			Plain: Unescape(msg.Text), Ephemeral: ephemeral, Blocks: blocks, Buttons: buttons}
+		if ephemeral {
+			p.User = h.user
+		}
+		s.posts = append(s.posts, p)
+	}
+	s.cond.Broadcast()
+	writeJSON(w, map[string]any{"ok": true})
+}
+
+// Responses returns what the bot sent to response_urls, in order.
+func (s *Server) Responses() []Response {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.responses)
+}
+
+// WaitResponses blocks until the bot has used response_urls at least n
+// times or ctx is done, and returns what it sent.
+func (s *Server) WaitResponses(ctx context.Context, n int) ([]Response, error) {
+	err := s.cond.Wait(ctx, func() bool { return len(s.responses) >= n })
+	if err != nil {
+		err = fmt.Errorf("wait for %d response_url messages: %w", n, err)
+	}
+	return s.Responses(), err
 }

@@ -25,7 +25,13 @@
 // Messages with Block Kit blocks are checked as Slack checks them
 // (invalid_blocks); Post.Buttons lists the buttons a message carries now,
 // Press and PressButton make a person press one (a block_actions
-// interaction), and Updates lists the bot's chat.update calls.
+// interaction), and Updates lists the bot's chat.update calls. A press on
+// an ephemeral message says so (container.is_ephemeral) and carries no
+// message, as Slack's does; chat.update refuses such a message
+// (cant_update_message), and every press's response_url is served on
+// the fake's own address: replace_original and delete_original change
+// the pressed message, anything else is a new message, five uses each
+// (Responses, WaitResponses).
 //
 // The control API adds people and conversations (AddUser, AddChannel,
 // DM), makes people say things (Message, Mention, Edit, Slash,

@@ -72,7 +72,8 @@ type Channel struct {
 
 // Post is one message the bot posted.
 type Post struct {
-	// Method is chat.postMessage or chat.postEphemeral.
+	// Method is chat.postMessage, chat.postEphemeral, or response_url
+	// for a new message sent to a press's response_url.
 	Method string
 	// Channel is the conversation id it went to.
 	Channel string
@@ -95,8 +96,10 @@ type Post struct {
 	// none; chat.update changes it.
 	Blocks string
 	// Buttons are the buttons in its actions blocks, in order; chat.update
-	// changes them.
+	// and a response_url that replaces it change them.
 	Buttons []Button
+	// Deleted is set when a response_url deleted it.
+	Deleted bool
 }
 
 // File is one file the bot shared with files.completeUploadExternal.
@@ -162,6 +165,8 @@ type Server struct {
 	posts     []Post
 	files     []File
 	updates   []Update
+	hooks     map[string]*hook // response_url id (a press's trigger) -> what it answers
+	responses []Response
 	uploads   map[string][]byte // file id -> uploaded bytes
 	upNames   map[string]string // file id -> name
 	failures  map[string][]Failure
@@ -190,7 +195,7 @@ func NewServer(opts ...Option) *Server {
 		users: map[string]User{}, channels: map[string]Channel{},
 		cannotDM: map[string]bool{}, uploads: map[string][]byte{}, upNames: map[string]string{},
 		failures: map[string][]Failure{}, calls: map[string]int{}, tickets: map[string]bool{},
-		conns: map[*wsConn]bool{}, events: map[string]*envelope{},
+		conns: map[*wsConn]bool{}, events: map[string]*envelope{}, hooks: map[string]*hook{},
 	}
 	s.cond = waitcond.New(&s.mu)
 	for _, o := range opts {
@@ -200,6 +205,7 @@ func NewServer(opts ...Option) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/{method}", s.api)
 	mux.HandleFunc("/upload/{id}", s.upload)
+	mux.HandleFunc("/actions/{trigger}", s.respond)
 	mux.HandleFunc("/socket", s.socket)
 	s.ts = httptest.NewServer(mux)
 	s.wg.Go(s.deliverHTTP)

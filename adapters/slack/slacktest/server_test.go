@@ -221,3 +221,37 @@ func TestBlocksAreCheckedButtonsListedAndUpdatesTakeThemOff(t *testing.T) {
 		t.Errorf("update of an unknown message: %v, want message_not_found", err)
 	}
 }
+
+func TestAResponseURLReplacesAnEphemeralMessageFiveTimesAtMost(t *testing.T) {
+	s := slacktest.NewServer()
+	defer s.Close()
+	s.AddUser(slacktest.User{ID: "U0ANA", Name: "ana"})
+	s.AddChannel(slacktest.Channel{ID: "C0GENERAL", Name: "general", Type: slacktest.TypeChannel})
+	api := slack.New(s.BotToken(), slack.OptionAPIURL(s.APIURL()))
+	button := slack.NewButtonBlockElement("go", "go", slack.NewTextBlockObject(slack.PlainTextType, "Go", false, false))
+	ts, err := api.PostEphemeralContext(ctxT(t), "C0GENERAL", "U0ANA", slack.MsgOptionText("pick", false),
+		slack.MsgOptionBlocks(slack.NewActionBlock("b", button)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pressed, err := s.Press("C0GENERAL", ts, "U0ANA", "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := api.UpdateMessageContext(ctxT(t), "C0GENERAL", ts, slack.MsgOptionText("done", false)); err == nil || !strings.Contains(err.Error(), "cant_update_message") {
+		t.Errorf("chat.update of an ephemeral message: %v, want cant_update_message", err)
+	}
+	for i := range 6 {
+		_, _, _, err := api.SendMessageContext(ctxT(t), "", slack.MsgOptionReplaceOriginal(pressed.ResponseURL), slack.MsgOptionText("done", false))
+		if (err == nil) != (i < 5) {
+			t.Errorf("use %d of the response_url: %v", i+1, err)
+		}
+	}
+	p := s.Posts()[0]
+	if p.Plain != "done" || len(p.Buttons) != 0 || len(s.Responses()) != 5 || !s.Responses()[0].ReplaceOriginal {
+		t.Errorf("post %+v, responses %+v: want the message replaced five times, its button gone", p, s.Responses())
+	}
+	if _, _, _, err := api.SendMessageContext(ctxT(t), "", slack.MsgOptionReplaceOriginal(s.URL()+"/actions/nope"), slack.MsgOptionText("x", false)); err == nil {
+		t.Error("an unknown response_url was accepted")
+	}
+}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -160,6 +163,10 @@ func utf16Len(s string) int {
 type press struct {
 	channel, ts string
 	message     slackgo.Message
+	// ephemeral is set for a press on an ephemeral message, which only
+	// responseURL can change.
+	ephemeral   bool
+	responseURL string
 	// refused is set for a press of buttons bound to someone else; user
 	// pressed, in thread (of channel) if not "", and key identifies the
 	// press (as an Inbound's DeliveryKey would).
@@ -248,15 +255,22 @@ func (a *Adapter) normalizeInteraction(ctx context.Context, cb slackgo.Interacti
 		TimeZone:     who.tz,
 		ReceivedAt:   a.now(),
 	}
-	return normalized{outcome: deliver, in: in}, press{channel: channel, ts: ts, message: cb.Message}, false
+	return normalized{outcome: deliver, in: in}, press{channel: channel, ts: ts, message: cb.Message,
+		ephemeral: cb.Container.IsEphemeral, responseURL: cb.ResponseURL}, false
 }
 
 // removeButtons takes Haven's buttons off the pressed message with
 // chat.update, keeping its text and its other blocks, so that it cannot
-// be pressed again. A failure is logged and otherwise harmless: a second
-// press says the same thing again, which the core reads as ordinary
-// text when nothing waits for it.
+// be pressed again; an ephemeral message, which chat.update cannot
+// change, is replaced through the press's response_url (see
+// removeEphemeralButtons). A failure is logged and otherwise harmless: a
+// second press says the same thing again, which the core reads as
+// ordinary text when nothing waits for it.
 func (a *Adapter) removeButtons(ctx context.Context, p press) {
+	if p.ephemeral {
+		a.removeEphemeralButtons(ctx, p)
+		return
+	}
 	all := p.message.Blocks.BlockSet
 	kept := make([]slackgo.Block, 0, len(all))
 	for _, b := range all {
@@ -290,7 +304,110 @@ func (a *Adapter) removeButtons(ctx context.Context, p press) {
 func (a *Adapter) refusePress(ctx context.Context, p press) {
 	ctx, cancel := context.WithTimeout(ctx, pressTimeout)
 	defer cancel()
-	if err := a.postEphemeral(ctx, p.channel, p.user, p.thread, renderMrkdwn(channels.NotYourChoices)); err != nil && ctx.Err() == nil {
+	if err := a.postEphemeral(ctx, p.channel, p.user, p.thread, renderMrkdwn(channels.NotYourChoices), nil); err != nil && ctx.Err() == nil {
 		a.log.Info("slack could not tell a presser the buttons are for someone else", slog.String("channel", safeToken(p.channel)), slog.Any("err", err))
 	}
+}
+
+// removeEphemeralButtons replaces a pressed ephemeral message, through
+// the press's response_url (replace_original), with its text and no
+// buttons. Slack sends no copy of an ephemeral message with a press on
+// it, so the text is the one postEphemeral remembered (or the press's
+// message, should Slack send one). Nothing is sent when neither is
+// known (the adapter restarted since: the buttons stay, and a second
+// press is read as ordinary text), or when the response_url is not
+// Slack's (see trustedResponseURL): the text may be private.
+func (a *Adapter) removeEphemeralButtons(ctx context.Context, p press) {
+	if !a.trustedResponseURL(p.responseURL) {
+		a.log.Info("slack press on an ephemeral message without a Slack response_url; its buttons stay", slog.String("channel", safeToken(p.channel)))
+		return
+	}
+	text, remembered := a.ephemerals.take(p.channel, p.ts)
+	var blocks []slackgo.Block
+	switch {
+	case p.message.Text != "":
+		text = p.message.Text
+		for _, b := range p.message.Blocks.BlockSet {
+			if b.ID() != ChoicesBlockID {
+				blocks = append(blocks, b)
+			}
+		}
+	case remembered:
+		for _, part := range sectionParts(text) {
+			blocks = append(blocks, slackgo.NewSectionBlock(
+				&slackgo.TextBlockObject{Type: slackgo.MarkdownType, Text: part, Verbatim: true}, nil, nil))
+		}
+	default:
+		a.log.Debug("slack cannot take buttons off an ephemeral message it no longer knows", slog.String("channel", safeToken(p.channel)))
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, pressTimeout)
+	defer cancel()
+	opts := []slackgo.MsgOption{slackgo.MsgOptionReplaceOriginal(p.responseURL), slackgo.MsgOptionText(text, false)}
+	if len(blocks) > 0 {
+		opts = append(opts, slackgo.MsgOptionBlocks(blocks...))
+	}
+	if _, _, _, err := a.api.SendMessageContext(ctx, p.channel, opts...); err != nil && ctx.Err() == nil {
+		a.log.Info("slack could not take the buttons off a pressed ephemeral message", slog.String("channel", safeToken(p.channel)), slog.Any("err", fmt.Errorf("response_url: %w", err)))
+	}
+}
+
+// trustedResponseURL reports whether u may be sent the text of a pressed
+// message: an https URL on Slack's hooks hosts, or on the host of the
+// configured Web API (a Slack of one's own, or a test's fake).
+func (a *Adapter) trustedResponseURL(u string) bool {
+	pu, err := url.Parse(u)
+	if err != nil || pu.User != nil || pu.Host == "" {
+		return false
+	}
+	switch {
+	case pu.Scheme == "https" && (pu.Host == "hooks.slack.com" || pu.Host == "hooks.slack-gov.com"):
+		return true
+	default:
+		return pu.Scheme+"://"+pu.Host == a.host
+	}
+}
+
+// maxEphemerals bounds the ephemeral messages with buttons whose text an
+// adapter remembers; the oldest is forgotten first.
+const maxEphemerals = 256
+
+// ephemeralTexts remembers the rendered text of the latest ephemeral
+// messages with buttons, by channel and message_ts, until a press takes
+// it. It lives in memory only: the text may be private, and a restart
+// forgets it.
+type ephemeralTexts struct {
+	mu    sync.Mutex
+	texts map[[2]string]string
+	order [][2]string
+}
+
+func (e *ephemeralTexts) put(channel, ts, text string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.texts == nil {
+		e.texts = map[[2]string]string{}
+	}
+	key := [2]string{channel, ts}
+	if _, ok := e.texts[key]; !ok {
+		e.order = append(e.order, key)
+	}
+	e.texts[key] = text
+	for len(e.order) > maxEphemerals {
+		delete(e.texts, e.order[0])
+		e.order = e.order[1:]
+	}
+}
+
+// take returns and forgets the text of the message ts in channel.
+func (e *ephemeralTexts) take(channel, ts string) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	key := [2]string{channel, ts}
+	text, ok := e.texts[key]
+	if ok {
+		delete(e.texts, key)
+		e.order = slices.DeleteFunc(e.order, func(k [2]string) bool { return k == key })
+	}
+	return text, ok
 }

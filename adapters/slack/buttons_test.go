@@ -77,7 +77,7 @@ func TestChoicesBecomeButtonsUnderTheMessageAndNothingElseChanges(t *testing.T) 
 		{"a DM", withChoices(out(h.srv.DM(ana.ID), channels.KindDM, question), yesNo), yesNoButtons},
 		{"a reply in a channel's thread", withChoices(reply, yesNo), yesNoButtons},
 		{"a private message, in the DM", withChoices(private, yesNo), yesNoButtons},
-		{"an ephemeral answer: no buttons", withChoices(slash, yesNo), nil},
+		{"an ephemeral answer", withChoices(slash, yesNo), yesNoButtons},
 		{"choices that do not fit: no buttons", withChoices(out(h.srv.DM(ana.ID), channels.KindDM, question), tooMany), nil},
 		{"no choices: no blocks", out(h.srv.DM(ana.ID), channels.KindDM, question), nil},
 	}

@@ -26,10 +26,11 @@
 // answer, an export) goes to the person's DM, or ephemerally when the DM
 // cannot be opened; the core's public note says to look for it or to
 // write directly, which stays true either way. Files go through
-// UploadFileContext (SendFile), privately in the same way.
+// UploadFileContext (SendFile), privately in the same way (a private
+// file is never ephemeral: it goes to the DM or not at all).
 //
 // Choices (Outbound.Choices) become Block Kit buttons under the message
-// (an actions block, ChoicesBlockID). When the Outbound names the person
+// (an actions block, ChoicesBlockID), ephemeral messages included. When the Outbound names the person
 // they are for (ChoicesFor), each button's action_id carries that
 // person's user id ("haven_choice_N_for_U..."), so the binding lives on
 // the message and survives a restart; otherwise (and on buttons made
@@ -39,7 +40,15 @@
 // anyone, is then handed to the Hub as an ordinary Inbound from the
 // person who pressed, saying the choice's Text, keyed by its trigger_id
 // (a redelivery makes one turn), and the buttons are taken off the
-// message with chat.update so that it cannot be pressed twice. A press by
+// message with chat.update so that it cannot be pressed twice. An
+// ephemeral message (container.is_ephemeral) cannot be changed with
+// chat.update and is not sent with the press: the adapter remembers the
+// text of its latest ephemeral messages with buttons (in memory only)
+// and replaces the pressed one through the press's response_url
+// (replace_original, its text without the buttons), sent only to Slack's
+// hooks hosts or the configured API's host; after a restart the text is
+// unknown and the buttons stay (a second press reads as ordinary text).
+// A press by
 // anyone else is skipped (Stats().Skipped, logged at debug without names)
 // and answered with an ephemeral message only the presser sees
 // (chat.postEphemeral, channels.NotYourChoices); the buttons stay. A press

@@ -113,12 +113,11 @@ func kindFromID(channel string) channels.Kind {
 //     wrapping ErrCannotDM.
 //
 // Choices become buttons under the message (see choiceBlocks) wherever
-// it goes with chat.postMessage; an ephemeral message (a slash command's
-// answer, a private message whose DM cannot be opened) goes without
-// them, as does a message whose choices do not fit
-// (channels.ChoicesFit) or are for someone who is not a Slack user
-// (ChoicesFor): its text says what to type. A message without
-// Choices carries no blocks at all.
+// it goes, an ephemeral message (a slash command's answer, a private
+// message whose DM cannot be opened) included; a message whose choices
+// do not fit (channels.ChoicesFit) or are for someone who is not a Slack
+// user (ChoicesFor) goes without them: its text says what to type. A
+// message without Choices carries no blocks at all.
 //
 // Errors are *channels.SendError: a 429 carries Slack's Retry-After and
 // holds back only its conversation (Slack limits posting per channel);
@@ -141,20 +140,7 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 		defer cancel()
 	}
 	text := renderMrkdwn(out.Text)
-	var blocks []slackgo.Block
-	if len(out.Choices) > 0 {
-		owner, named := choiceOwner(out.ChoicesFor)
-		switch {
-		case !channels.ChoicesFit(out.Choices):
-			a.log.Warn("slack: choices that do not fit; sending the message without buttons", slog.Int("choices", len(out.Choices)))
-		case !named:
-			// A button that answered for the wrong person, or for
-			// anyone, would be worse than none.
-			a.log.Warn("slack: choices for someone who is not a Slack user; sending the message without buttons")
-		default:
-			blocks = choiceBlocks(text, out.Choices, owner)
-		}
-	}
+	blocks := a.buttonBlocks(out, text, "message")
 	switch {
 	case t.dmUser != "":
 		ch, err := a.openDM(ctx, t.team, t.dmUser)
@@ -165,12 +151,12 @@ func (a *Adapter) Send(ctx context.Context, out channels.Outbound) error {
 			return err
 		}
 		a.log.Info("slack cannot open a DM; answering ephemerally in the conversation instead", slog.String("conversation", out.Conversation.ID), slog.Any("err", err))
-		if err := a.postEphemeral(ctx, t.channel, t.dmUser, t.threadTS, text); err != nil {
+		if err := a.postEphemeral(ctx, t.channel, t.dmUser, t.threadTS, text, blocks); err != nil {
 			return cannotDM(err)
 		}
 		return nil
 	case t.ephemeralUser != "":
-		err := a.postEphemeral(ctx, t.channel, t.ephemeralUser, "", text)
+		err := a.postEphemeral(ctx, t.channel, t.ephemeralUser, "", text, blocks)
 		if err == nil || !channels.IsPermanent(err) {
 			return err
 		}
@@ -222,14 +208,25 @@ func (a *Adapter) post(ctx context.Context, channel, threadTS, text string, bloc
 	return nil
 }
 
-// postEphemeral shows rendered text to user only, in channel.
-func (a *Adapter) postEphemeral(ctx context.Context, channel, user, threadTS, text string) error {
+// postEphemeral shows rendered text to user only, in channel, with blocks
+// when there are any (buttons: see choiceBlocks). Slack keeps no copy of
+// an ephemeral message, and a press on it does not carry it: the text of
+// one with buttons is remembered (see ephemeralTexts) so that a press can
+// take the buttons off and leave the text.
+func (a *Adapter) postEphemeral(ctx context.Context, channel, user, threadTS, text string, blocks []slackgo.Block) error {
 	opts := []slackgo.MsgOption{slackgo.MsgOptionText(text, false)}
+	if len(blocks) > 0 {
+		opts = append(opts, slackgo.MsgOptionBlocks(blocks...))
+	}
 	if threadTS != "" {
 		opts = append(opts, slackgo.MsgOptionTS(threadTS))
 	}
-	if _, err := a.api.PostEphemeralContext(ctx, channel, user, opts...); err != nil {
+	ts, err := a.api.PostEphemeralContext(ctx, channel, user, opts...)
+	if err != nil {
 		return a.sendError("chat.postEphemeral", err, true)
+	}
+	if len(blocks) > 0 && ts != "" {
+		a.ephemerals.put(channel, ts, text)
 	}
 	return nil
 }
@@ -309,6 +306,28 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 		return a.sendError("upload file", err, t.private())
 	}
 	return nil
+}
+
+// buttonBlocks returns the blocks of a message whose rendered text is
+// text with out.Choices as buttons (choiceBlocks), or none when out has
+// no choices, or choices that do not fit (channels.ChoicesFit) or are for
+// someone who is not a Slack user (ChoicesFor): a button that answered
+// for the wrong person, or for anyone, would be worse than none. what
+// names what goes without them, for the log.
+func (a *Adapter) buttonBlocks(out channels.Outbound, text, what string) []slackgo.Block {
+	if len(out.Choices) == 0 {
+		return nil
+	}
+	owner, named := choiceOwner(out.ChoicesFor)
+	switch {
+	case !channels.ChoicesFit(out.Choices):
+		a.log.Warn("slack: choices that do not fit; sending the "+what+" without buttons", slog.Int("choices", len(out.Choices)))
+		return nil
+	case !named:
+		a.log.Warn("slack: choices for someone who is not a Slack user; sending the " + what + " without buttons")
+		return nil
+	}
+	return choiceBlocks(text, out.Choices, owner)
 }
 
 // permanentCodes are the Slack errors that no retry can change.

@@ -122,10 +122,12 @@ type Adapter struct {
 	skipped    atomic.Uint64
 	duplicates atomic.Uint64
 
-	users  userCache
-	dms    sync.Map    // {team, user} -> DM channel id
-	kinds  sync.Map    // channel id -> channels.Kind, learnt from message events
-	events *recent.Set // event ids already handled
+	users userCache
+	dms   sync.Map // {team, user} -> DM channel id
+	kinds sync.Map // channel id -> channels.Kind, learnt from message events
+	// ephemerals: the text of ephemeral messages with buttons, for a press
+	ephemerals ephemeralTexts
+	events     *recent.Set // event ids already handled
 }
 
 // hookState is what the Events API handler needs while Run runs.

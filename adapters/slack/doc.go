@@ -30,7 +30,12 @@
 // file is never ephemeral: it goes to the DM or not at all).
 //
 // Choices (Outbound.Choices) become Block Kit buttons under the message
-// (an actions block, ChoicesBlockID), ephemeral messages included. When the Outbound names the person
+// (an actions block, ChoicesBlockID), ephemeral messages included. Slack's
+// file upload takes no blocks, so a file's choices come in a short
+// message of their own right after it, in the same place, whose text is
+// only the choices' labels (never the caption, which may be private); if
+// that message cannot be posted, the file still counts as sent and its
+// caption says what to type. When the Outbound names the person
 // they are for (ChoicesFor), each button's action_id carries that
 // person's user id ("haven_choice_N_for_U..."), so the binding lives on
 // the message and survives a restart; otherwise (and on buttons made

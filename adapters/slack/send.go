@@ -260,10 +260,15 @@ const maxCommentLen = 3000
 // or the answer to a slash command, in a shared conversation) goes to
 // their DM, and when the DM cannot be opened SendFile fails permanently
 // with ErrCannotDM rather than show it to the conversation. Otherwise it
-// goes where Send would put the text, in the same thread. A file never
-// carries buttons (Slack's file comment takes no blocks): out.Choices
-// are not shown, and the caption says what to type. Errors are as for
-// Send.
+// goes where Send would put the text, in the same thread. Slack's file
+// upload takes no blocks, so out.Choices (when they fit and are for a
+// Slack user, as for Send) come as a small message of their own right
+// after the file, in the same place (the DM, or the conversation and
+// thread): its text is only the choices' labels, never the caption,
+// which may be private, and its buttons work as Send's do. When that
+// message cannot be posted the file has still arrived: the failure is
+// logged and SendFile succeeds (a retry would upload the file again),
+// since the caption says what to type. Errors are as for Send.
 func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	t, err := resolve(out)
 	if err != nil {
@@ -305,7 +310,27 @@ func (a *Adapter) SendFile(ctx context.Context, out channels.Outbound) error {
 	if err != nil {
 		return a.sendError("upload file", err, t.private())
 	}
+	if text, blocks := a.fileChoices(out); len(blocks) > 0 {
+		if err := a.post(ctx, channel, threadTS, text, blocks, t.private()); err != nil {
+			a.log.Info("slack sent a file but not the buttons that go with it; its caption says what to type", slog.String("conversation", out.Conversation.ID), slog.Any("err", err))
+		}
+	}
 	return nil
+}
+
+// fileChoices returns the message that carries a file's buttons: its
+// rendered text (the choices' labels, and nothing of the caption) and its
+// blocks; no blocks when out has no choices to show (see Send).
+func (a *Adapter) fileChoices(out channels.Outbound) (string, []slackgo.Block) {
+	if len(out.Choices) == 0 {
+		return "", nil
+	}
+	labels := make([]string, len(out.Choices))
+	for i, c := range out.Choices {
+		labels[i] = c.Label
+	}
+	text := renderMrkdwn(strings.Join(labels, " / "))
+	return text, a.buttonBlocks(out, text, "file")
 }
 
 // buttonBlocks returns the blocks of a message whose rendered text is

@@ -101,7 +101,7 @@ func evalChat(t *testing.T, f *Floor, name string) chatFigures {
 // NewFloor builds it (rules plus the learned scorers) on the reporting
 // half. The bar is recall of at least 0.95 at level >= 2 with at
 // most one false crisis in fifty; the gate does not reach it yet (75 of 82
-// caught, 4 false crises in 82 when last measured, with the short-message
+// caught, 3 false crises in 82 when last measured, with the short-message
 // scorer trained on 25 writers' sets; 76 and 4 with 14 sets, 74 and 4
 // before that scorer). Until it does, this test holds those figures so that
 // no change loses ground, and logs the gap to the bar.
@@ -111,8 +111,8 @@ func TestChatReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	if c.caught < 75 {
 		t.Errorf("reporting half: %d of %d crisis messages caught, want at least 75 (missed %v)", c.caught, c.positives, c.missed)
 	}
-	if c.falseCrisis > 4 {
-		t.Errorf("reporting half: %d false crises, want at most 4 (ids %v)", c.falseCrisis, c.falseIDs)
+	if c.falseCrisis > 3 {
+		t.Errorf("reporting half: %d false crises, want at most 3 (ids %v)", c.falseCrisis, c.falseIDs)
 	}
 	c.logBar(t)
 }
@@ -148,7 +148,7 @@ func TestChatReportHalfRulesAlone(t *testing.T) {
 func TestChatFreshReportHalfRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	c.holds(t, "fresh reporting half, rules alone", 27, 5)
+	c.holds(t, "fresh reporting half, rules alone", 27, 4)
 }
 
 // TestChatFreshReportHalfWithTheScorerHoldsItsGround holds the gate as
@@ -184,7 +184,7 @@ func TestChatWritersRulesAlone(t *testing.T) {
 // alone 315 of 750 caught with 66 false crises in 1,350; the whole floor
 // 395 with 75), and once after the rule changes and the retraining of
 // 2026-11-24 that followed them: rules alone 317 with 59, the whole floor
-// 405 with 67. These tests hold those figures and log the gap to the
+// 405 with 67 (58 and 66 after two more rule changes on training sets). These tests hold those figures and log the gap to the
 // issue's bar.
 
 // TestChatWritersReportRulesAlone holds the rules alone on the writers'
@@ -192,7 +192,7 @@ func TestChatWritersRulesAlone(t *testing.T) {
 func TestChatWritersReportRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers-report.jsonl")
 	c.atLeast(t, 750)
-	c.holds(t, "writers' reporting sets, rules alone", 317, 59)
+	c.holds(t, "writers' reporting sets, rules alone", 317, 58)
 }
 
 // TestChatWritersReportWithTheScorersHoldsItsGround holds the floor as
@@ -200,7 +200,7 @@ func TestChatWritersReportRulesAlone(t *testing.T) {
 func TestChatWritersReportWithTheScorersHoldsItsGround(t *testing.T) {
 	c := evalChat(t, NewFloor(), "chat-writers-report.jsonl")
 	c.atLeast(t, 750)
-	c.holds(t, "writers' reporting sets", 405, 67)
+	c.holds(t, "writers' reporting sets", 405, 66)
 	c.logBar(t)
 }
 

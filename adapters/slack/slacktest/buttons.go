@@ -170,11 +170,7 @@ func (s *Server) Updates() []Update {
 // WaitUpdates blocks until the bot has updated at least n messages or ctx
 // is done, and returns the updates.
 func (s *Server) WaitUpdates(ctx context.Context, n int) ([]Update, error) {
-	err := s.cond.Wait(ctx, func() bool { return len(s.updates) >= n })
-	if err != nil {
-		err = fmt.Errorf("wait for %d message updates: %w", n, err)
-	}
-	return s.Updates(), err
+	return waitRecords(ctx, s, &s.updates, n, "message updates")
 }
 
 // Press makes user press the button with actionID under the bot's
@@ -368,9 +364,5 @@ func (s *Server) Responses() []Response {
 // WaitResponses blocks until the bot has used response_urls at least n
 // times or ctx is done, and returns what it sent.
 func (s *Server) WaitResponses(ctx context.Context, n int) ([]Response, error) {
-	err := s.cond.Wait(ctx, func() bool { return len(s.responses) >= n })
-	if err != nil {
-		err = fmt.Errorf("wait for %d response_url messages: %w", n, err)
-	}
-	return s.Responses(), err
+	return waitRecords(ctx, s, &s.responses, n, "response_url messages")
 }

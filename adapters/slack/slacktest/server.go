@@ -339,11 +339,20 @@ func (s *Server) Posts() []Post {
 // WaitPosts blocks until the bot has posted at least n messages or ctx is
 // done, and returns what it posted.
 func (s *Server) WaitPosts(ctx context.Context, n int) ([]Post, error) {
-	err := s.cond.Wait(ctx, func() bool { return len(s.posts) >= n })
+	return waitRecords(ctx, s, &s.posts, n, "posts")
+}
+
+// waitRecords blocks until *records (a field of s, guarded by s.mu) holds
+// at least n entries or ctx is done, and returns a copy of them; what
+// names them in the error.
+func waitRecords[T any](ctx context.Context, s *Server, records *[]T, n int, what string) ([]T, error) {
+	err := s.cond.Wait(ctx, func() bool { return len(*records) >= n })
 	if err != nil {
-		err = fmt.Errorf("wait for %d posts: %w", n, err)
+		err = fmt.Errorf("wait for %d %s: %w", n, what, err)
 	}
-	return s.Posts(), err
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(*records), err
 }
 
 // Files returns the files the bot shared, in order.
@@ -356,11 +365,7 @@ func (s *Server) Files() []File {
 // WaitFiles blocks until the bot has shared at least n files or ctx is
 // done, and returns them.
 func (s *Server) WaitFiles(ctx context.Context, n int) ([]File, error) {
-	err := s.cond.Wait(ctx, func() bool { return len(s.files) >= n })
-	if err != nil {
-		err = fmt.Errorf("wait for %d files: %w", n, err)
-	}
-	return s.Files(), err
+	return waitRecords(ctx, s, &s.files, n, "files")
 }
 
 // apiResponse writes a Web API answer.

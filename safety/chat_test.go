@@ -169,12 +169,12 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // chat-writers.jsonl, the twenty-five sets written by writers who saw
 // neither the rules nor the other chat sets (the short-message scorer's
 // training rows; see testdata/README.md for the five read for a rule):
-// 1,107 of 2,550 crisis messages, 129 false crises in 4,950. A rule change
+// 1,113 of 2,550 crisis messages, 129 false crises in 4,950. A rule change
 // must not lose ground there.
 func TestChatWritersRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers.jsonl")
 	c.atLeast(t, 2550)
-	c.holds(t, "writers' sets, rules alone", 1107, 129)
+	c.holds(t, "writers' sets, rules alone", 1113, 129)
 }
 
 // chat-writers-report.jsonl is seven more writers' sets (750 crises, 750

@@ -48,6 +48,15 @@ func TestConceptFamilies(t *testing.T) {
 			{"I take 20mg of citalopram every morning", 0, 1},
 			{"she took 30 pills and is in the ER", 0, 1},
 		},
+		"a ligature tested, a height gone to, not staying alive": {
+			{"did a trial run with my dressing gown cord on the door last night and it held", 3, 3},
+			{"tested the rope in the garage. it holds.", 3, 3},
+			{"tested the new climbing rope at the wall, it held my weight fine", 0, 1},
+			{"I'm walking up to the viaduct after dark to jump", 3, 3},
+			{"we're heading to the quarry to jump in, it's boiling today", 0, 1},
+			{"I've decided I'm not staying alive past christmas", 2, 3},
+			{"my character is not staying alive in this dungeon lol", 0, 1},
+		},
 		"an overdose told by what it was, not how many": {
 			{"I swallowed two weeks worth of my lithium", 3, 3},
 			{"just popped the rest of my zopiclone and the diazepam", 3, 3},

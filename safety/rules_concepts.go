@@ -60,7 +60,7 @@ var conceptClasses = [][2]string{
 	// a vital part, where an injury verb is a lethal act
 	{"{vital}", `(?:my (?:own )?(?:wrists?|throat|neck|veins?|carotid|jugular|arteries|artery|brains?|heart|temple))`},
 	// places one falls from
-	{"{height}", `(?:bridge|overpass|flyover|roof|rooftop|building|skyscraper|tower|balcony|cliff|cliffs|ledge|parking garage|parking structure|car park|multi storey|top floor|\d+(?:st|nd|rd|th) floor|window|dam|railing|high rise|highrise|apartment block|parking deck|multistory|multi story|stairwell|hotel balcony)`},
+	{"{height}", `(?:bridge|overpass|flyover|roof|rooftop|building|skyscraper|tower|balcony|cliff|cliffs|ledge|parking garage|parking structure|car park|multi storey|top floor|\d+(?:st|nd|rd|th) floor|window|dam|railing|high rise|highrise|apartment block|parking deck|multistory|multi story|stairwell|hotel balcony|quarry|gorge|viaduct|ravine|canyon|clifftop|cliff top|cliff edge)`},
 	// what runs one over
 	{"{vehicle}", `(?:train|trains|bus|buses|truck|trucks|lorry|lorries|semi|car|cars|traffic|oncoming traffic|subway|tram|metro|van|tube)`},
 	// poisons one drinks
@@ -132,6 +132,12 @@ var conceptRules = []rule{
 	// An evaluative question about a means: "is the 8th floor enough",
 	// "does carbon monoxide hurt".
 	{id: "concept.means_question", level: 2, conf: 0.75, frame: true, src: `(?:is|would|will|does|do|can|could|should) (?:\w+ ){0,6}(?:{height}|{weapon}|{poison}|jumping|hanging|drowning|an overdose|overdosing)(?: (?:floor|storey|story|high|up|down))? (?:enough|fatal|lethal|deadly|painful|painless|survivable|instant|hurt|kill (?:you|me))(?: \.|$| to| if| for me| right)|(?:is|would|will) (?:\w+ ){0,3}{height}(?: \w+){0,4} (?:high|tall) enough(?: \.|$| to| for| if)`},
+	// Going to a height to jump: "driving out to the quarry after work to
+	// jump" (a means, a place and the act: C-SSRS 5).
+	{id: "concept.height_to_jump", level: 3, conf: 0.8, frame: true, src: `(?:^|i |im |i am |ill |i will |i m )(?:\w+ )?(?:going|go|gonna|driving|drive|heading|head|walking|walk|taking|getting|went|drove|walked|cycling) (?:out |up |down |over |back )?(?:to|towards|up to|down to|out to|onto) (?:the |a |my |this |that |our )?(?:\w+ ){0,2}{height}(?: \w+){0,5} (?:to|and|then|so i can) (?:jump|leap|throw myself)(?: \.|$| off| from| tonight| today| tomorrow| and| so| before| after| when| for)`},
+	// A test of a ligature told as done: "did a test run with the belt
+	// last night, it held" (C-SSRS 6: preparation).
+	{id: "concept.ligature_tested", whole: true, level: 3, conf: 0.8, frame: true, src: `(?:practi[sc]ed|practi[sc]ing|practice run|test run|trial run|dry run|tested|testing|tried (?:it|it out|it on|out))(?: \w+){0,6} (?:belt|rope|noose|cord|cable|scarf|ligature|dressing gown cord|tie)(?: \w+){0,6} (?:\. )?(?:and )?(?:it |that it |if it )?(?:held|holds|will hold|would hold|took my weight|held my weight|holds my weight)`},
 	{id: "concept.hold_weight", level: 2, conf: 0.7, frame: true, src: `(?:rope|belt|cord|cable|beam|rail|hook|branch|noose|scarf|door ?frame|shower rod|pipe)(?: \w+){0,5} (?:would |will |could |can |to )?(?:hold|support|take) (?:me|my weight|my body)`},
 	{id: "concept.od_question", level: 2, conf: 0.75, src: `(?:what happens|what would happen|what will happen|will i die|would i die|can you die|could i die|would you die|do you die|is it fatal) (?:\w+ ){0,3}(?:take|took|swallow|swallowed|drink|eat|od on|overdose on) (?:like |about |around )?(?:[1-9]\d+|a whole|all|the whole|a bottle of|a box of|a pack of|a handful of) (?:\w+ )?{drug}`},
 	{id: "concept.cut_question", level: 2, conf: 0.75, src: `how (?:deep|hard|long|far) (?:\w+ ){0,4}(?:cut|slit|slice|bleed|hang|drown|suffocate|stab)(?: \w+){0,4} (?:to (?:hit|reach|sever|die|bleed out|kill|not survive|be fatal)|before (?:you|i|someone) (?:die|dies|pass out|bleed out))`},

@@ -162,9 +162,7 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 // Updates returns the chat.update calls that changed a message, in
 // order.
 func (s *Server) Updates() []Update {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.updates)
+	return records(s, &s.updates)
 }
 
 // WaitUpdates blocks until the bot has updated at least n messages or ctx
@@ -356,9 +354,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
 
 // Responses returns what the bot sent to response_urls, in order.
 func (s *Server) Responses() []Response {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.responses)
+	return records(s, &s.responses)
 }
 
 // WaitResponses blocks until the bot has used response_urls at least n

@@ -331,9 +331,7 @@ func (s *Server) Calls(method string) int {
 // Posts returns the messages the bot posted, ephemeral ones included, in
 // order.
 func (s *Server) Posts() []Post {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.posts)
+	return records(s, &s.posts)
 }
 
 // WaitPosts blocks until the bot has posted at least n messages or ctx is
@@ -342,24 +340,27 @@ func (s *Server) WaitPosts(ctx context.Context, n int) ([]Post, error) {
 	return waitRecords(ctx, s, &s.posts, n, "posts")
 }
 
-// waitRecords blocks until *records (a field of s, guarded by s.mu) holds
-// at least n entries or ctx is done, and returns a copy of them; what
-// names them in the error.
-func waitRecords[T any](ctx context.Context, s *Server, records *[]T, n int, what string) ([]T, error) {
-	err := s.cond.Wait(ctx, func() bool { return len(*records) >= n })
+// waitRecords blocks until *field (a record list of s, guarded by s.mu)
+// holds at least n entries or ctx is done, and returns a copy of it; what
+// names the records in the error.
+func waitRecords[T any](ctx context.Context, s *Server, field *[]T, n int, what string) ([]T, error) {
+	err := s.cond.Wait(ctx, func() bool { return len(*field) >= n })
 	if err != nil {
 		err = fmt.Errorf("wait for %d %s: %w", n, what, err)
 	}
+	return records(s, field), err
+}
+
+// records returns a copy of *field, a record list of s guarded by s.mu.
+func records[T any](s *Server, field *[]T) []T {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(*records), err
+	return slices.Clone(*field)
 }
 
 // Files returns the files the bot shared, in order.
 func (s *Server) Files() []File {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.files)
+	return records(s, &s.files)
 }
 
 // WaitFiles blocks until the bot has shared at least n files or ctx is

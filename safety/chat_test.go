@@ -148,7 +148,7 @@ func TestChatReportHalfRulesAlone(t *testing.T) {
 func TestChatFreshReportHalfRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	c.holds(t, "fresh reporting half, rules alone", 27, 4)
+	c.holds(t, "fresh reporting half, rules alone", 28, 4)
 }
 
 // TestChatFreshReportHalfWithTheScorerHoldsItsGround holds the gate as
@@ -161,7 +161,7 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	}
 	c := evalChat(t, f, "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	c.holds(t, "fresh reporting half", 34, 5)
+	c.holds(t, "fresh reporting half", 35, 5)
 	c.logBar(t)
 }
 
@@ -169,12 +169,12 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // chat-writers.jsonl, the twenty-five sets written by writers who saw
 // neither the rules nor the other chat sets (the short-message scorer's
 // training rows; see testdata/README.md for the five read for a rule):
-// 1,113 of 2,550 crisis messages, 129 false crises in 4,950. A rule change
+// 1,118 of 2,550 crisis messages, 129 false crises in 4,950. A rule change
 // must not lose ground there.
 func TestChatWritersRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers.jsonl")
 	c.atLeast(t, 2550)
-	c.holds(t, "writers' sets, rules alone", 1113, 129)
+	c.holds(t, "writers' sets, rules alone", 1118, 129)
 }
 
 // chat-writers-report.jsonl is seven more writers' sets (750 crises, 750
@@ -212,4 +212,34 @@ func TestChatTuneHalf(t *testing.T) {
 	if c.recall() < 0.95 || c.falseRate() > 0.02 {
 		t.Errorf("tuning half: recall %.3f, false-crisis rate %.3f (missed %v, false %v)", c.recall(), c.falseRate(), c.missed, c.falseIDs)
 	}
+}
+
+// chat-windows.jsonl and chat-windows-report.jsonl are four writers' sets
+// of conversations (every row has a history; the label is for the last
+// message read with the earlier ones). The first file (w42: replies that
+// step back after a disclosure; w44: crises told over several messages
+// and their twins) was read for the window's follow-up rules; the second
+// (w43: runs of distress without a wish to die; w45: crises told by people
+// who joke or minimise, and their twins) was never read. Before those
+// rules the floor caught 49 of 150 and 26 of 150; after, 76 and 27, with
+// false crises 43 of 450 (42 before; 39 are replies after a disclosure,
+// measured here without the safety question Haven would have asked) and 2
+// of 450 (2 before).
+
+// TestChatWindowsHoldsItsGround holds the floor on the windows it was
+// tuned on.
+func TestChatWindowsHoldsItsGround(t *testing.T) {
+	c := evalChat(t, NewFloor(), "chat-windows.jsonl")
+	c.atLeast(t, 150)
+	c.holds(t, "windows (tuning)", 76, 43)
+	c.logBar(t)
+}
+
+// TestChatWindowsReportHoldsItsGround holds the floor on the windows it
+// never read.
+func TestChatWindowsReportHoldsItsGround(t *testing.T) {
+	c := evalChat(t, NewFloor(), "chat-windows-report.jsonl")
+	c.atLeast(t, 150)
+	c.holds(t, "windows (reporting)", 27, 2)
+	c.logBar(t)
 }

@@ -51,6 +51,16 @@ var (
 	// routineDoseRe is a dose taken as part of a routine ("took all my
 	// meds this morning like a good girl", "remembered my evening pills").
 	routineDoseRe = newFilteredRe(regexp.MustCompile(`\b(?:like a good (?:boy|girl|patient|kid)|as prescribed|on time|with (?:breakfast|lunch|dinner|food|my (?:coffee|tea|breakfast|dinner))|remembered (?:to take )?(?:all )?(?:my|to)|didnt forget|(?:morning|evening|night|nightly|daily|bedtime) (?:meds|pills|dose|doses|tablets|medication|medications)|proud of myself|for once|every (?:day|morning|night|evening)|(?:vitamins|supplements))\b`))
+	// stepBackRe is a reply that steps back from an earlier disclosure:
+	// safe now, help sought or on its way, not going to act.
+	stepBackRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:im|i am|ill be|i will be|feel|feeling) (?:\w+ )?(?:safe|ok|okay|fine|better|calmer|alright)|not going to (?:do|act|hurt)|(?:wont|will not|dont|do not) (?:do|act on) (?:it|anything)|call(?:ed|ing)? (?:the|a|my|them|her|him|\d+|samaritans|someone)|(?:talk|talked|talking|text|texted|texting|tell|told|telling) (?:to )?(?:my|a|the|someone|somebody|her|him|them)|therapist|counsel+or|doctor|gp|psychiatrist|nurse|hotline|crisis line|helpline|(?:get|got|getting|ask for|asked for) help|appointment|hospital|a and e|(?:flushed|threw|gave|handed|locked) (?:\w+ ){0,2}(?:away|out|to)|(?:it|urge|urges|feeling) (?:has )?passed|going to (?:bed|sleep)|(?:the )?urges? (?:is|are) gone|less heavy|lighter now|good now|(?:gonna|going to|off to|heading to|about to) (?:watch|hang|play|eat|cook|get|see|visit|grandmas|school|work|class|the gym|bed)|(?:cya|see you|see ya|talk) (?:after|tomorrow|later|soon|next)|lets talk about|(?:can|could) we talk about|anyway|change the subject|(?:can|could) you (?:pause|set|remind|add|log|turn))\b`))
+	// followTimeRe is a time said as a reply: a day, an hour, "after
+	// everyone's asleep", "before my birthday", "in an hour or so".
+	followTimeRe = regexp.MustCompile(`(?:^|\b)(?:(?:on |this |next |by )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|tonight|tomorrow|midnight|(?:at |around |by )?\d{1,2} ?(?:am|pm)|\d{1,2} \d\d|(?:this|next) (?:week|weekend|month)|(?:new years|christmas)(?: eve| day)?|(?:in|within) (?:an|a|one|two|a few|\d+) (?:hour|hours|minutes|days)|(?:before|after|once|when) (?:\w+ ){0,4}(?:asleep|leave|leaves|left|gone|goes|birthday|school|work|shift|wedding|exams?|results|home|alone|hits|done)|when the clock|the day after|soon)(?:\b|$)`)
+	// followResolveRe is a decision said as a reply.
+	followResolveRe = regexp.MustCompile(`(?:^|\b)(?:decision made|(?:its|it is|thats|that is) (?:settled|decided|happening|final)|(?:im|i am) (?:sure|certain) (?:now|this time)|(?:im|i am) (?:not|never) changing my mind|(?:im|i am) (?:finally )?ready|(?:im|i am) doing it|i mean it|for real this time|no more waiting|(?:its|it is) (?:over|the end)|is finish(?:ed)?|i decide it|decided(?: \.|$))`)
+	// followFarewellRe is a farewell said as a reply.
+	followFarewellRe = regexp.MustCompile(`(?:^|\b)(?:sorry (?:everyone|everybody|mum|mom|dad|for everything|guys)|(?:last|final) message|see you on the other side|(?:thank you|thanks) for (?:everything|all of it|trying|talking to me all|being (?:there|kind|kinder|nicer|my friend))|(?:please )?(?:make sure|ask) (?:someone|somebody|\w+) (?:feeds|looks after|takes|walks)|(?:dont|do not) think badly of me|take care(?: of yourself| of them| of my \w+)?(?: \.|$)|(?:tell|give) (?:my|her|him|them) (?:\w+ )?(?:i love|im sorry|i said)|(?:goodbye|bye)(?: \.|$| now| for good| forever| everyone| all))`)
 	// relapseRe says a run of recovery has ended.
 	relapseRe = newFilteredRe(regexp.MustCompile(`\b(?:relaps\w*|slipped up|slipped again|broke my (?:streak|clean streak|\w+ (?:days?|weeks?|months?|years?) clean)|lost my (?:streak|clean streak)|reset (?:my|the) (?:streak|counter|clock|day count)|back to (?:cutting|self harming|hurting myself|using)|(?:was|had been) (?:\w+ ){0,2}(?:days?|weeks?|months?|years?) (?:clean|free|sober)|threw (?:it|that|them) (?:all )?away|(?:i )?broke it|ruined it|(?:new|fresh) (?:ones|cuts|burns|marks)|(?:cut|hurt myself|harmed myself|self harmed|burned myself|used) again|feel(?:ing)? (?:that way|like that|like this|suicidal|like dying) again|(?:thoughts|urges|feelings) (?:are |came |have come )?back)\b`))
 	// recoveryRe marks a text that says the person is past it now.
@@ -702,6 +712,22 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	if cur.timing && cb.level < 2 && prepHist && meansHist {
 		raise(3, 0.7, "preparation with a means earlier, a time now")
 	}
+	// A short reply after ideation the rules read in the earlier
+	// messages carries that disclosure on: a time ("sunday", "when the
+	// clock hits midnight"), a decision ("decision made", "not changing my
+	// mind"), a means at hand ("dad's gun is in the safe and i know the
+	// code") or a farewell ("sorry everyone", "make sure someone feeds my
+	// cat"). A reply that steps back (safe, help sought, a denial, a
+	// retraction) is left to the rules above.
+	if anyIdeation && cb.level < 2 && len(strings.Fields(canon)) <= followUpWords && !stepBackRe.matchHits(canon, ch) &&
+		!retractRe.matchHits(canon, ch) && !absenceExcuseRe.matchHits(canon, ch) {
+		switch {
+		case followTimeRe.MatchString(canon) || followResolveRe.MatchString(canon) || followFarewellRe.MatchString(canon):
+			raise(3, 0.75, "a time, a decision or a farewell after ideation earlier")
+		case meansRe.matchHits(canon, ch):
+			raise(2, 0.7, "a means named after ideation earlier")
+		}
+	}
 	if anyIdeation && escalationRe.matchHits(canon, ch) {
 		raise(2, 0.7, "self-harm or ideation earlier, growing now")
 	}
@@ -1137,6 +1163,10 @@ var (
 	// selfHarmWordRe names cuts, burns or a blade.
 	selfHarmWordRe = regexp.MustCompile(`\b(?:cuts|cut|wounds|burns|blade|razor|bleeding|scars)\b`)
 )
+
+// followUpWords bounds the replies the window reads as carrying an earlier
+// disclosure on (see window): a reply of a few words.
+const followUpWords = 12
 
 // isIngestRule reports whether a rule reads a drug taken in an amount, the
 // rules a routine dose can explain.

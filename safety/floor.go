@@ -53,7 +53,7 @@ var (
 	routineDoseRe = newFilteredRe(regexp.MustCompile(`\b(?:like a good (?:boy|girl|patient|kid)|as prescribed|on time|with (?:breakfast|lunch|dinner|food|my (?:coffee|tea|breakfast|dinner))|remembered (?:to take )?(?:all )?(?:my|to)|didnt forget|(?:morning|evening|night|nightly|daily|bedtime) (?:meds|pills|dose|doses|tablets|medication|medications)|proud of myself|for once|every (?:day|morning|night|evening)|(?:vitamins|supplements))\b`))
 	// stepBackRe is a reply that steps back from an earlier disclosure:
 	// safe now, help sought or on its way, not going to act.
-	stepBackRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:im|i am|ill be|i will be|feel|feeling) (?:\w+ )?(?:safe|ok|okay|fine|better|calmer|alright)|not going to (?:do|act|hurt)|(?:wont|will not|dont|do not) (?:do|act on) (?:it|anything)|call(?:ed|ing)? (?:the|a|my|them|her|him|\d+|samaritans|someone)|(?:talk|talked|talking|text|texted|texting|tell|told|telling) (?:to )?(?:my|a|the|someone|somebody|her|him|them)|therapist|counsel+or|doctor|gp|psychiatrist|nurse|hotline|crisis line|helpline|(?:get|got|getting|ask for|asked for) help|appointment|hospital|a and e|(?:flushed|threw|gave|handed|locked) (?:\w+ ){0,2}(?:away|out|to)|(?:it|urge|urges|feeling) (?:has )?passed|going to (?:bed|sleep)|(?:the )?urges? (?:is|are) gone|less heavy|lighter now|good now|(?:gonna|going to|off to|heading to|about to) (?:watch|hang|play|eat|cook|get|see|visit|grandmas|school|work|class|the gym|bed)|(?:cya|see you|see ya|talk) (?:after|tomorrow|later|soon|next)|lets talk about|(?:can|could) we talk about|anyway|change the subject|(?:can|could) you (?:pause|set|remind|add|log|turn))\b`))
+	stepBackRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:im|i am|ill be|i will be|feel|feeling) (?:\w+ )?(?:safe|ok|okay|fine|better|calmer|alright)|not going to (?:do|act|hurt)|(?:wont|will not|dont|do not) (?:do|act on) (?:it|anything)|call(?:ed|ing)? (?:the|a|my|them|her|him|\d+|samaritans|someone)|(?:talk|talked|talking) to (?:my|a|the|someone|somebody|her|him|them)|(?:text|texted|texting|tell|told|telling) (?:my|a|the|someone|somebody|her|him|them) (?:\w+ )?(?:about|how i|what|everything|i need|im not)|therapist|counsel+or|doctor|gp|psychiatrist|nurse|hotline|crisis line|helpline|(?:get|got|getting|ask for|asked for) help|appointment|hospital|a and e|(?:flushed|threw|gave|handed|locked) (?:\w+ ){0,2}(?:away|out|to)|(?:it|urge|urges|feeling) (?:has )?passed|going to (?:bed|sleep)|(?:the )?urges? (?:is|are) gone|less heavy|lighter now|good now|(?:gonna|going to|off to|heading to|about to) (?:watch|hang|play|eat|cook|get|see|visit|grandmas|school|work|class|the gym|bed)|(?:cya|see you|see ya|talk) (?:after|tomorrow|later|soon|next)|lets talk about|(?:can|could) we talk about|anyway|change the subject|(?:can|could) you (?:pause|set|remind|add|log|turn))\b`))
 	// followTimeRe is a time said as a reply: a day, an hour, "after
 	// everyone's asleep", "before my birthday", "in an hour or so".
 	followTimeRe = regexp.MustCompile(`(?:^|\b)(?:(?:on |this |next |by )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|tonight|tomorrow|midnight|(?:at |around |by )?\d{1,2} ?(?:am|pm)|\d{1,2} \d\d|(?:this|next) (?:week|weekend|month)|(?:new years|christmas)(?: eve| day)?|(?:in|within) (?:an|a|one|two|a few|\d+) (?:hour|hours|minutes|days)|(?:before|after|once|when) (?:\w+ ){0,4}(?:asleep|leave|leaves|left|gone|goes|birthday|school|work|shift|wedding|exams?|results|home|alone|hits|done)|when the clock|the day after|soon)(?:\b|$)`)
@@ -659,6 +659,9 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	cb := cur.best()
 	resolve := resolveRe.matchHits(canon, ch)
 	prepNow := cur.prep || cur.loweredPrep
+	// stepBack: the reply steps back from an earlier disclosure (safe,
+	// help sought, a change of subject): it carries nothing on.
+	stepBack := !prepNow && cb.level < 2 && stepBackRe.matchHits(canon, ch)
 	if answered && cb.level < 1 && !cur.suicideTalk && !resolve && !prepNow && !retractRe.matchHits(canon, ch) {
 		// After a clear answer, a message with nothing of its own ("today
 		// I made her soup and cried") is not read as the earlier words'
@@ -719,7 +722,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	// code") or a farewell ("sorry everyone", "make sure someone feeds my
 	// cat"). A reply that steps back (safe, help sought, a denial, a
 	// retraction) is left to the rules above.
-	if anyIdeation && cb.level < 2 && len(strings.Fields(canon)) <= followUpWords && !stepBackRe.matchHits(canon, ch) &&
+	if anyIdeation && cb.level < 2 && len(strings.Fields(canon)) <= followUpWords && !stepBack &&
 		!retractRe.matchHits(canon, ch) && !absenceExcuseRe.matchHits(canon, ch) {
 		switch {
 		case followTimeRe.MatchString(canon) || followResolveRe.MatchString(canon) || followFarewellRe.MatchString(canon):

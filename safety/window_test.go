@@ -34,6 +34,16 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a goodbye after being tired of fighting", Input{Text: "thank you for everything. goodbye", History: []string{"I'm so tired of fighting"}}, LevelIdeation, LevelImminent},
 		{"a goodbye after chatting about a film", Input{Text: "thanks, goodbye!", History: []string{"that film was so good"}}, LevelNone, LevelNone},
 
+		// a short reply after ideation carries it on, unless it steps back
+		{"a day after a worked-out method", Input{Text: "saturday", History: []string{"I know how I'd kill myself now"}}, LevelImminent, LevelImminent},
+		{"an hour after intent and notes", Input{Text: "when the kids are asleep", History: []string{"I'm going to kill myself", "the notes are done"}}, LevelImminent, LevelImminent},
+		{"not changing my mind after wanting to die", Input{Text: "and I'm not changing my mind", History: []string{"I want to die, properly this time"}}, LevelImminent, LevelImminent},
+		{"a pet to look after after ideation", Input{Text: "please make sure someone feeds my rabbit", History: []string{"I'm ending my life"}}, LevelImminent, LevelImminent},
+		{"a means at hand after ideation", Input{Text: "there's a razor in the drawer", History: []string{"I want to kill myself"}}, LevelIdeation, LevelImminent},
+		{"help sought after ideation", Input{Text: "ok. I'll call the GP and talk to my sister", History: []string{"I want to die"}}, LevelNone, LevelWarning},
+		{"an ordinary plan after ideation", Input{Text: "thanks. off to grandma's on sunday, bye", History: []string{"I wish I was dead"}}, LevelNone, LevelWarning},
+		{"a day after an exam worry", Input{Text: "saturday", History: []string{"when is the maths resit"}}, LevelNone, LevelNone},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

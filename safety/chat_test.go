@@ -165,19 +165,15 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	c.logBar(t)
 }
 
-// TestChatWritersRulesAlone holds the rules alone to what they reached on
-// chat-writers.jsonl, the twenty-five sets written by writers who saw
+// The writers' sets, measured as sets: each row of TestChatSetsHoldTheirGround
+// holds a floor to what it last reached on one file, so that no change
+// loses ground there, and logs the gap to the bar.
+//
+// chat-writers.jsonl: the twenty-five sets written by writers who saw
 // neither the rules nor the other chat sets (the short-message scorer's
-// training rows; see testdata/README.md for the five read for a rule):
-// 1,118 of 2,550 crisis messages, 129 false crises in 4,950. A rule change
-// must not lose ground there.
-func TestChatWritersRulesAlone(t *testing.T) {
-	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers.jsonl")
-	c.atLeast(t, 2550)
-	c.holds(t, "writers' sets, rules alone", 1118, 129)
-}
-
-// chat-writers-report.jsonl is seven more writers' sets (750 crises, 750
+// training rows; see testdata/README.md for the five read for a rule).
+//
+// chat-writers-report.jsonl: seven more writers' sets (750 crises, 750
 // hard negatives, 600 ordinary messages), never trained on, tuned on or
 // read row by row: the plainest figure for chat by someone else. Measured
 // once against the floor as committed before they were written (rules
@@ -185,24 +181,39 @@ func TestChatWritersRulesAlone(t *testing.T) {
 // 395 with 75), and once after the rule changes and the retraining of
 // 2026-11-24 that followed them: rules alone 317 with 59, the whole floor
 // 405 with 67 (318 / 58 and 406 / 66 after the last rule changes read on
-// the training sets). These tests hold those figures and log the gap to the
-// issue's bar.
-
-// TestChatWritersReportRulesAlone holds the rules alone on the writers'
-// reporting sets.
-func TestChatWritersReportRulesAlone(t *testing.T) {
-	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-writers-report.jsonl")
-	c.atLeast(t, 750)
-	c.holds(t, "writers' reporting sets, rules alone", 318, 58)
-}
-
-// TestChatWritersReportWithTheScorersHoldsItsGround holds the floor as
-// NewFloor builds it on the writers' reporting sets.
-func TestChatWritersReportWithTheScorersHoldsItsGround(t *testing.T) {
-	c := evalChat(t, NewFloor(), "chat-writers-report.jsonl")
-	c.atLeast(t, 750)
-	c.holds(t, "writers' reporting sets", 406, 66)
-	c.logBar(t)
+// the training sets).
+//
+// chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
+// conversations (every row has a history; the label is for the last
+// message read with the earlier ones). The first (w42: replies that step
+// back after a disclosure; w44: crises told over several messages and
+// their twins) was read for the window's follow-up rules; the second (w43:
+// runs of distress without a wish to die; w45: crises told by people who
+// joke or minimise, and their twins) was never read. Before those rules
+// the floor caught 49 of 150 and 26 of 150; after, 76 and 27, with false
+// crises 43 of 450 (42 before; 39 are replies after a disclosure, measured
+// here without the safety question Haven would have asked) and 2 of 450.
+func TestChatSetsHoldTheirGround(t *testing.T) {
+	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
+	for _, tc := range []struct {
+		name, file       string
+		floor            *Floor
+		rows             int
+		caught, maxFalse int
+	}{
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1118, 129},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 318, 58},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 406, 66},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 150, 76, 43},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 150, 27, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := evalChat(t, tc.floor, tc.file)
+			c.atLeast(t, tc.rows)
+			c.holds(t, tc.name, tc.caught, tc.maxFalse)
+			c.logBar(t)
+		})
+	}
 }
 
 // TestChatTuneHalf holds the rules to the bar on the tuning half.
@@ -212,34 +223,4 @@ func TestChatTuneHalf(t *testing.T) {
 	if c.recall() < 0.95 || c.falseRate() > 0.02 {
 		t.Errorf("tuning half: recall %.3f, false-crisis rate %.3f (missed %v, false %v)", c.recall(), c.falseRate(), c.missed, c.falseIDs)
 	}
-}
-
-// chat-windows.jsonl and chat-windows-report.jsonl are four writers' sets
-// of conversations (every row has a history; the label is for the last
-// message read with the earlier ones). The first file (w42: replies that
-// step back after a disclosure; w44: crises told over several messages
-// and their twins) was read for the window's follow-up rules; the second
-// (w43: runs of distress without a wish to die; w45: crises told by people
-// who joke or minimise, and their twins) was never read. Before those
-// rules the floor caught 49 of 150 and 26 of 150; after, 76 and 27, with
-// false crises 43 of 450 (42 before; 39 are replies after a disclosure,
-// measured here without the safety question Haven would have asked) and 2
-// of 450 (2 before).
-
-// TestChatWindowsHoldsItsGround holds the floor on the windows it was
-// tuned on.
-func TestChatWindowsHoldsItsGround(t *testing.T) {
-	c := evalChat(t, NewFloor(), "chat-windows.jsonl")
-	c.atLeast(t, 150)
-	c.holds(t, "windows (tuning)", 76, 43)
-	c.logBar(t)
-}
-
-// TestChatWindowsReportHoldsItsGround holds the floor on the windows it
-// never read.
-func TestChatWindowsReportHoldsItsGround(t *testing.T) {
-	c := evalChat(t, NewFloor(), "chat-windows-report.jsonl")
-	c.atLeast(t, 150)
-	c.holds(t, "windows (reporting)", 27, 2)
-	c.logBar(t)
 }

@@ -285,9 +285,6 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// the sentences whose own prefilter hits pass, not on the whole text.
 	inSentence := func(re filteredRe) bool { return matchSentences(re, canon, clauses, sentHits, all) }
 	recovered := inSentence(recoveryRe)
-	// A milestone ("two years clean") is past and recovered in itself,
-	// unless the message tells of a relapse or of distress now.
-	noRelapse := !inSentence(relapseRe)
 	res.suicideTalk = inSentence(suicideTalkRe)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
@@ -388,7 +385,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = 0, "research"
 			case r.frame && !distressed && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
 				m.level, mod = 0, "everyday_use"
-			case isIngestRule(r.id) && !res.suicideTalk && !distressed && routineDoseRe.matchHits(clause, all):
+			case r.routine && !res.suicideTalk && !distressed && routineDoseRe.matchHits(clause, all):
 				m.level, mod = 0, "routine_dose"
 			case thingSubject(prefix, canon[loc[0]:loc[1]]):
 				m.level, mod = 0, "not_self"
@@ -400,7 +397,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
 			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all)) && recovered,
-				!r.timeless && noRelapse && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all):
+				// A milestone ("two years clean") is past and recovered in
+				// itself, unless the message tells of a relapse or distress.
+				!r.timeless && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all) && !inSentence(relapseRe):
 				m.level, mod = 0, "past_recovered"
 			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all):
 				if m.level == 3 {
@@ -659,9 +658,6 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	cb := cur.best()
 	resolve := resolveRe.matchHits(canon, ch)
 	prepNow := cur.prep || cur.loweredPrep
-	// stepBack: the reply steps back from an earlier disclosure (safe,
-	// help sought, a change of subject): it carries nothing on.
-	stepBack := !prepNow && cb.level < 2 && stepBackRe.matchHits(canon, ch)
 	if answered && cb.level < 1 && !cur.suicideTalk && !resolve && !prepNow && !retractRe.matchHits(canon, ch) {
 		// After a clear answer, a message with nothing of its own ("today
 		// I made her soup and cried") is not read as the earlier words'
@@ -722,8 +718,8 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	// code") or a farewell ("sorry everyone", "make sure someone feeds my
 	// cat"). A reply that steps back (safe, help sought, a denial, a
 	// retraction) is left to the rules above.
-	if anyIdeation && cb.level < 2 && len(strings.Fields(canon)) <= followUpWords && !stepBack &&
-		!retractRe.matchHits(canon, ch) && !absenceExcuseRe.matchHits(canon, ch) {
+	if best.level < 3 && anyIdeation && cb.level < 2 && len(strings.Fields(canon)) <= followUpWords &&
+		(prepNow || !stepBackRe.matchHits(canon, ch)) && !retractRe.matchHits(canon, ch) && !absenceExcuseRe.matchHits(canon, ch) {
 		switch {
 		case followTimeRe.MatchString(canon) || followResolveRe.MatchString(canon) || followFarewellRe.MatchString(canon):
 			raise(3, 0.75, "a time, a decision or a farewell after ideation earlier")
@@ -1170,9 +1166,3 @@ var (
 // followUpWords bounds the replies the window reads as carrying an earlier
 // disclosure on (see window): a reply of a few words.
 const followUpWords = 12
-
-// isIngestRule reports whether a rule reads a drug taken in an amount, the
-// rules a routine dose can explain.
-func isIngestRule(id string) bool {
-	return strings.HasPrefix(id, "concept.od_") && id != "concept.od_question" || strings.HasPrefix(id, "attempt.ingest")
-}

@@ -69,6 +69,10 @@ type rule struct {
 	// accident marks wording that an accidental context ("on the stairs",
 	// "at the gym") turns into an ordinary mishap, as for self-injury.
 	accident bool
+	// routine marks a drug taken in an amount: a routine dose in the
+	// clause ("like a good girl", "with breakfast", "my evening meds")
+	// explains it when the message speaks of no death or distress.
+	routine bool
 	// timeless marks wishes about the past that speak of now ("I should
 	// have died years ago"): past-tense markers do not lower them.
 	timeless bool
@@ -263,9 +267,9 @@ var moreRules = []rule{
 	// attempts in progress and ingestion
 	// A large amount taken: an overdose or a lethal dose said outright, or a
 	// container or heap of a drug.
-	{id: "attempt.ingest_large", level: 3, conf: 0.85, src: `(?:took|taken|taking|swallowed|swallowing|drank|downed|ingested|chugged|popped) (?:a |an |the )?(?:total of |about |around |over |like |at least )?(?:too many|way too many|an overdose|a fatal dose|a lethal dose|(?:handful|bottle|bottles|whole bottle|whole pack|box|boxes|packet|packets|entire bottle|entire pack|all (?:of )?(?:my|the|his|her)|too much|way too much|a bunch|a lot|so many)(?: of)? (?:my |the |his |her |\w+s )?(?:\w+ )?{drug})`},
-	{id: "attempt.ingest_dose", level: 3, conf: 0.7, needsContext: true, notFollowedBy: countNouns, src: `(?:took|taken|taking|swallowed|drank|downed|ingested|chugged|popped|ive taken|just took) (?:a |an |the )?(?:total of |about |around |over |like |at least |some )?\d+ ?(?:mg|g|grams|pills|tablets|caps|capsules|of|x)?`},
-	{id: "attempt.ingest_drug", level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|swallowed|drank|downed|ingested|chugged) (?:some |a lot of |a bunch of |all (?:of )?(?:my |the )?|windshield |the )?(?:\d+ ?(?:mg|g)? )?(?:of )?(?:my )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|naproxen|aspirin|benadryl|diphenhydramine|sertraline|quetiapine|olanzapine|venlafaxine|trazodone|lithium|insulin|xanax|oxy|oxycodone|morphine|fentanyl|heroin|bleach|antifreeze|poison|rat poison|washer fluid|wiper fluid|antidepressants|anti depressants)`},
+	{id: "attempt.ingest_large", routine: true, level: 3, conf: 0.85, src: `(?:took|taken|taking|swallowed|swallowing|drank|downed|ingested|chugged|popped) (?:a |an |the )?(?:total of |about |around |over |like |at least )?(?:too many|way too many|an overdose|a fatal dose|a lethal dose|(?:handful|bottle|bottles|whole bottle|whole pack|box|boxes|packet|packets|entire bottle|entire pack|all (?:of )?(?:my|the|his|her)|too much|way too much|a bunch|a lot|so many)(?: of)? (?:my |the |his |her |\w+s )?(?:\w+ )?{drug})`},
+	{id: "attempt.ingest_dose", routine: true, level: 3, conf: 0.7, needsContext: true, notFollowedBy: countNouns, src: `(?:took|taken|taking|swallowed|drank|downed|ingested|chugged|popped|ive taken|just took) (?:a |an |the )?(?:total of |about |around |over |like |at least |some )?\d+ ?(?:mg|g|grams|pills|tablets|caps|capsules|of|x)?`},
+	{id: "attempt.ingest_drug", routine: true, level: 3, conf: 0.7, needsContext: true, src: `(?:took|taken|swallowed|drank|downed|ingested|chugged) (?:some |a lot of |a bunch of |all (?:of )?(?:my |the )?|windshield |the )?(?:\d+ ?(?:mg|g)? )?(?:of )?(?:my )?(?:pills|tablets|meds|medication|sleeping pills|painkillers|tylenol|paracetamol|acetaminophen|ibuprofen|naproxen|aspirin|benadryl|diphenhydramine|sertraline|quetiapine|olanzapine|venlafaxine|trazodone|lithium|insulin|xanax|oxy|oxycodone|morphine|fentanyl|heroin|bleach|antifreeze|poison|rat poison|washer fluid|wiper fluid|antidepressants|anti depressants)`},
 	{id: "attempt.overdosing_now", level: 3, conf: 0.85, src: `(?:{i} )?(?:overdosing|overdosed|am overdosing|just overdosed)(?: right now| now| tonight| again| on)?`},
 	{id: "attempt.hope_works", level: 3, conf: 0.8, needsContext: true, src: `(?:hope|hoping|pray|praying) (?:that )?(?:this|it|they|these) (?:works?|will work|does the (?:trick|job)|will do the (?:trick|job)|is the end|kills? me|is enough)`},
 	{id: "attempt.commit_bare", level: 2, conf: 0.75, src: `(?:{want}|{intend}|{tried}|almost|nearly|about|feel like|feeling like|thinking of|close to|urge to) {adv}commit(?:ting|ted)?(?: suicide)?(?: \.|$| today| tonight| soon| tomorrow| again| for| but| and| because| im| i| this| now| already| yet)`},

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -322,7 +320,7 @@ func (a *Adapter) removeEphemeralButtons(ctx context.Context, p press) {
 		a.log.Info("slack press on an ephemeral message without a Slack response_url; its buttons stay", slog.String("channel", safeToken(p.channel)))
 		return
 	}
-	text, remembered := a.ephemerals.take(p.channel, p.ts)
+	text, remembered := a.ephemerals.Take(ephemeralKey(p.channel, p.ts))
 	var blocks []slackgo.Block
 	switch {
 	case p.message.Text != "":
@@ -369,45 +367,11 @@ func (a *Adapter) trustedResponseURL(u string) bool {
 }
 
 // maxEphemerals bounds the ephemeral messages with buttons whose text an
-// adapter remembers; the oldest is forgotten first.
+// adapter remembers, by channel and message_ts, until a press takes it
+// (the oldest is forgotten first). It lives in memory only: the text may
+// be private, and a restart forgets it.
 const maxEphemerals = 256
 
-// ephemeralTexts remembers the rendered text of the latest ephemeral
-// messages with buttons, by channel and message_ts, until a press takes
-// it. It lives in memory only: the text may be private, and a restart
-// forgets it.
-type ephemeralTexts struct {
-	mu    sync.Mutex
-	texts map[[2]string]string
-	order [][2]string
-}
-
-func (e *ephemeralTexts) put(channel, ts, text string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.texts == nil {
-		e.texts = map[[2]string]string{}
-	}
-	key := [2]string{channel, ts}
-	if _, ok := e.texts[key]; !ok {
-		e.order = append(e.order, key)
-	}
-	e.texts[key] = text
-	for len(e.order) > maxEphemerals {
-		delete(e.texts, e.order[0])
-		e.order = e.order[1:]
-	}
-}
-
-// take returns and forgets the text of the message ts in channel.
-func (e *ephemeralTexts) take(channel, ts string) (string, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	key := [2]string{channel, ts}
-	text, ok := e.texts[key]
-	if ok {
-		delete(e.texts, key)
-		e.order = slices.DeleteFunc(e.order, func(k [2]string) bool { return k == key })
-	}
-	return text, ok
-}
+// ephemeralKey is the key of an ephemeral message's text in
+// Adapter.ephemerals.
+func ephemeralKey(channel, ts string) string { return channel + "\x00" + ts }

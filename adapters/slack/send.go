@@ -211,7 +211,7 @@ func (a *Adapter) post(ctx context.Context, channel, threadTS, text string, bloc
 // postEphemeral shows rendered text to user only, in channel, with blocks
 // when there are any (buttons: see choiceBlocks). Slack keeps no copy of
 // an ephemeral message, and a press on it does not carry it: the text of
-// one with buttons is remembered (see ephemeralTexts) so that a press can
+// one with buttons is remembered (see maxEphemerals) so that a press can
 // take the buttons off and leave the text.
 func (a *Adapter) postEphemeral(ctx context.Context, channel, user, threadTS, text string, blocks []slackgo.Block) error {
 	opts := []slackgo.MsgOption{slackgo.MsgOptionText(text, false)}
@@ -226,7 +226,7 @@ func (a *Adapter) postEphemeral(ctx context.Context, channel, user, threadTS, te
 		return a.sendError("chat.postEphemeral", err, true)
 	}
 	if len(blocks) > 0 && ts != "" {
-		a.ephemerals.put(channel, ts, text)
+		a.ephemerals.Put(ephemeralKey(channel, ts), text)
 	}
 	return nil
 }

@@ -126,7 +126,8 @@ type Adapter struct {
 	dms   sync.Map // {team, user} -> DM channel id
 	kinds sync.Map // channel id -> channels.Kind, learnt from message events
 	// ephemerals: the text of ephemeral messages with buttons, for a press
-	ephemerals ephemeralTexts
+	// (see maxEphemerals)
+	ephemerals *recent.Map[string]
 	events     *recent.Set // event ids already handled
 }
 
@@ -191,15 +192,16 @@ func New(opts Options) (*Adapter, error) {
 	}
 	u, _ := url.Parse(opts.APIURL) // Validate has parsed it
 	a := &Adapter{
-		opts:   opts,
-		client: opts.HTTPClient,
-		log:    opts.Logger,
-		admins: admins,
-		now:    opts.Clock,
-		host:   u.Scheme + "://" + u.Host,
-		sleep:  retry.Sleep,
-		ready:  make(chan struct{}),
-		events: recent.New(4096),
+		opts:       opts,
+		client:     opts.HTTPClient,
+		log:        opts.Logger,
+		admins:     admins,
+		now:        opts.Clock,
+		host:       u.Scheme + "://" + u.Host,
+		sleep:      retry.Sleep,
+		ready:      make(chan struct{}),
+		events:     recent.New(4096),
+		ephemerals: recent.NewMap[string](maxEphemerals),
 	}
 	if a.client == nil {
 		a.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}

@@ -58,17 +58,22 @@ func TestPrepareKeepsOrderAndReadsTheRules(t *testing.T) {
 	}
 }
 
-func TestFitIsDeterministicWhateverTheWorkers(t *testing.T) {
-	rows := prepare(t, synthetic())
-	rc := DefaultRecipe()
+// fitOnOneAndThreeWorkers fits rc on rows twice, on one worker and on
+// three, for the tests that the result does not depend on them.
+func fitOnOneAndThreeWorkers(t *testing.T, rc Recipe, rows []Row) (a, b Fit) {
+	t.Helper()
 	a, err := rc.Fit(context.Background(), rows, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := rc.Fit(context.Background(), rows, 3)
-	if err != nil {
+	if b, err = rc.Fit(context.Background(), rows, 3); err != nil {
 		t.Fatal(err)
 	}
+	return a, b
+}
+
+func TestFitIsDeterministicWhateverTheWorkers(t *testing.T) {
+	a, b := fitOnOneAndThreeWorkers(t, DefaultRecipe(), prepare(t, synthetic()))
 	da, _ := a.Model.MarshalBinary()
 	db, _ := b.Model.MarshalBinary()
 	if !bytes.Equal(da, db) {
@@ -194,14 +199,7 @@ func TestFitTrainsTheShortScorerOnlyWithChatRows(t *testing.T) {
 		t.Error("a short scorer without chat rows")
 	}
 	rows := prepare(t, append(synthetic(), chatRows()...))
-	a, err := rc.Fit(context.Background(), rows, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := rc.Fit(context.Background(), rows, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := fitOnOneAndThreeWorkers(t, rc, rows)
 	if a.Short == nil {
 		t.Fatal("no short scorer with chat rows")
 	}

@@ -19,19 +19,27 @@ func paused(t *testing.T, s *Store, ctx context.Context, personID string) bool {
 	return st.Paused
 }
 
+// pauseAfterReading reads the person's settings under readCtx (a new
+// person's memory is not paused), then pauses it with s's write under
+// writeCtx: what a later read under readCtx sees is the test's question.
+func pauseAfterReading(t *testing.T, s *Store, readCtx, writeCtx context.Context, personID string) {
+	t.Helper()
+	if paused(t, s, readCtx, personID) {
+		t.Fatal("new person's memory is paused")
+	}
+	if err := s.SetSettings(writeCtx, personID, memory.Settings{Paused: true}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestReadScopeReadsSeeOneSnapshotUntilEnd(t *testing.T) {
 	ctx := context.Background()
 	s := openMem(t)
 	p := person(t, s, "ana")
 	sc, end := s.ReadScope(ctx)
 	defer end()
-	if paused(t, s, sc, p.ID) {
-		t.Fatal("new person's memory is paused")
-	}
 	// Another turn's write, outside the scope.
-	if err := s.SetSettings(ctx, p.ID, memory.Settings{Paused: true}); err != nil {
-		t.Fatal(err)
-	}
+	pauseAfterReading(t, s, sc, ctx, p.ID)
 	if paused(t, s, sc, p.ID) {
 		t.Error("a read in the scope saw a write committed after the scope's first read")
 	}
@@ -53,12 +61,7 @@ func TestReadScopeReadsSeeTheScopesOwnWrites(t *testing.T) {
 	defer end()
 
 	// A plain write (Store.write).
-	if paused(t, s, sc, p.ID) {
-		t.Fatal("new person's memory is paused")
-	}
-	if err := s.SetSettings(sc, p.ID, memory.Settings{Paused: true}); err != nil {
-		t.Fatal(err)
-	}
+	pauseAfterReading(t, s, sc, sc, p.ID)
 	if !paused(t, s, sc, p.ID) {
 		t.Error("a read in the scope did not see the scope's own write")
 	}
@@ -81,12 +84,7 @@ func TestReadScopeOfAnotherStoreIsIgnored(t *testing.T) {
 	p := person(t, b, "ana")
 	sc, end := a.ReadScope(ctx)
 	defer end()
-	if paused(t, b, sc, p.ID) {
-		t.Fatal("new person's memory is paused")
-	}
-	if err := b.SetSettings(ctx, p.ID, memory.Settings{Paused: true}); err != nil {
-		t.Fatal(err)
-	}
+	pauseAfterReading(t, b, sc, ctx, p.ID)
 	if !paused(t, b, sc, p.ID) {
 		t.Error("store b's read kept a snapshot for store a's scope")
 	}

@@ -403,10 +403,17 @@ func (p *plan) share(text string) {
 		p.c.say("stab", "I'm really glad you're still here talking with me.", "Thank you for staying with me.", "I'm here with you.")
 	}
 	p.reflectHeart(text, m, hasFeeling)
-	if hasFeeling {
+	switch {
+	case hasFeeling && afterCrisis && m.valence == emotion.Positive:
+		// Relief after a crisis is met quietly: "congratulations" or
+		// "that's brilliant" to "I'm safe now, my partner is home" would
+		// jar.
+		p.met = m.valence
+		p.c.say("feel-relief", "I'm really glad to hear that.", "That's good to hear.", "I'm relieved to hear that.")
+	case hasFeeling:
 		p.met = m.valence
 		p.c.say("feel-"+f.name, f.validations...)
-	} else if len(p.c.parts) == 0 || (len(p.c.parts) == 1 && p.req.FirstContact) {
+	case len(p.c.parts) == 0 || (len(p.c.parts) == 1 && p.req.FirstContact):
 		p.c.say("listen", "Thank you for telling me.", "I'm listening.", "I hear you.", "Thanks for sharing that with me.", "I'm with you.", "Go on, I'm listening.", "Okay.")
 	}
 	p.brief = "Reflect the heart of what they said in their own words, meet the feeling, and ask one open question."

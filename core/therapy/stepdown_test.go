@@ -96,3 +96,21 @@ func TestExerciseAnswerFitsTheExercise(t *testing.T) {
 		}
 	}
 }
+
+func TestReliefAfterACrisisIsMetQuietly(t *testing.T) {
+	for _, text := range []string{
+		"thanks. i'm safe, my partner is home now and i feel a bit better",
+		"feeling so much better, my sister came over",
+	} {
+		r := Respond(Request{Text: text, TurnCount: 3, SessionMaxRisk: 2, State: AfterCrisis(State{Stage: StageDeepening})})
+		low := strings.ToLower(r.Text)
+		for _, jar := range []string{"congratulations", "brilliant", "big deal", "so pleased", "love hearing"} {
+			if strings.Contains(low, jar) {
+				t.Errorf("%q after a crisis answered %q, want relief met quietly (not %q)", text, r.Text, jar)
+			}
+		}
+		if !strings.Contains(r.Text, "lines I shared") && !strings.Contains(r.Text, "numbers I gave") {
+			t.Errorf("%q after a crisis answered %q, want the resources pointed to again", text, r.Text)
+		}
+	}
+}

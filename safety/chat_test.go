@@ -181,7 +181,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 395 with 75), and once after the rule changes and the retraining of
 // 2026-11-24 that followed them: rules alone 317 with 59, the whole floor
 // 405 with 67 (318 / 58 and 406 / 66 after the last rule changes read on
-// the training sets).
+// the training sets; 321 / 61 and 408 / 69 once the window kept ideation
+// until the person stepped back, 2026-11-25).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -193,6 +194,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // the floor caught 49 of 150 and 26 of 150; after, 76 and 27, with false
 // crises 43 of 450 (42 before; 39 are replies after a disclosure, measured
 // here without the safety question Haven would have asked) and 2 of 450.
+// Once the window kept a disclosure with the conversation until the
+// person steps back from it (read on the first set only), 119 and 67,
+// with false crises 18 and 2.
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
 	for _, tc := range []struct {
@@ -201,11 +205,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1118, 129},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 318, 58},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 406, 66},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 150, 76, 43},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 150, 27, 2},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1139, 127},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 321, 61},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 408, 69},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 150, 119, 18},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 150, 67, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

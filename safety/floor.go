@@ -197,7 +197,7 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 
 	// Window: risk spread over the last few messages.
 	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(text)) {
-		w := f.window(hist, text, cur, in.Answered)
+		w := f.window(hist, text, cur, in.Answered, isCommand(in.Text))
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -617,8 +617,9 @@ var retractRe = newFilteredRe(regexp.MustCompile(`\b(?:actually|i lied|i was lyi
 //
 // answered says the person clearly answered a safety question since the
 // earlier messages (Input.Answered): then the window adds risk only to a
-// message with a signal of its own.
-func (f *Floor) window(history []string, canon string, cur scanResult, answered bool) match {
+// message with a signal of its own. command says the message is a command
+// to Haven ("/help"), which does not carry an earlier disclosure on.
+func (f *Floor) window(history []string, canon string, cur scanResult, answered, command bool) match {
 	var best match
 	raise := func(level Level, conf float64, note string) {
 		if level > best.level {
@@ -627,6 +628,10 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	}
 	anyIdeation, anyTalk, anyTiming, anyPrep := false, cur.suicideTalk, cur.timing, cur.prep
 	despair, generalTalk, atHeight := false, false, false
+	// disclosed: an earlier message of the person's own at level 2 or 3;
+	// ownIdeation: one of them a disclosure of ideation (not a preparation
+	// read alone); steppedBackSince: a later earlier message stepped back.
+	disclosed, ownIdeation, steppedBackSince := false, false, false
 	distressAny, meansAsked, afterlife, prepHist, meansHist, relapsedHist := false, false, false, false, false, false
 	for _, h := range history {
 		hs := f.scan(h, false)
@@ -637,6 +642,13 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 		}
 		if hb.level >= 2 {
 			anyIdeation = true
+		}
+		switch {
+		case hb.level >= 2 && !hs.flags.ThirdParty:
+			disclosed, steppedBackSince = true, false
+			ownIdeation = ownIdeation || hs.suicideTalk || hs.disclosure()
+		case disclosed && hb.level < 2 && steppedBack(h, hh):
+			steppedBackSince = true
 		}
 		anyTalk = anyTalk || hs.suicideTalk
 		anyTiming = anyTiming || hs.timing
@@ -658,6 +670,9 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	cb := cur.best()
 	resolve := resolveRe.matchHits(canon, ch)
 	prepNow := cur.prep || cur.loweredPrep
+	// A step back since the disclosure ("i'm safe, my partner is home")
+	// answers like a clear answer to the safety question.
+	answered = answered || steppedBackSince
 	if answered && cb.level < 1 && !cur.suicideTalk && !resolve && !prepNow && !retractRe.matchHits(canon, ch) {
 		// After a clear answer, a message with nothing of its own ("today
 		// I made her soup and cried") is not read as the earlier words'
@@ -736,7 +751,81 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered 
 	if atHeight && !sightseeingRe.matchHits(canon, ch) && (heightNextRe.matchHits(canon, ch) || resolve) {
 		raise(3, 0.75, "at a height, and what follows")
 	}
+	// The person's own ideation earlier in the window stays with the
+	// conversation until they step back from it: "if ideation is present
+	// or not denied, ask about plan, intent, means and timing" (SAFETY.md).
+	// A message that carries on ("it hits hardest at 3am", "done.", "how
+	// high does a fall have to be", "i lied") is read as the crisis going
+	// on; one that steps back (safe, calmer, help sought, a denial, a
+	// change of subject, thanks and goodnight) or whose own risk words the
+	// rules set aside (a negation, a third party) is read on its own, and
+	// so is every message after a step back.
+	if best.level < 2 && ownIdeation && !steppedBackSince && !answered && !command && cb.level < 2 && len(cur.decided) == 0 && !steppedBack(canon, ch) &&
+		!fictionRe.matchHits(canon, ch) && !continuesIdiom(history, canon) {
+		raise(2, 0.6, "ideation earlier, not stepped back from")
+	}
+	if best.level >= 2 && cb.level < 2 && !prepNow && steppedBack(canon, ch) {
+		return match{}
+	}
 	return best
+}
+
+// isCommand reports a message that is a command to Haven ("/help",
+// "!memory").
+func isCommand(text string) bool {
+	t := strings.TrimSpace(text)
+	return len(t) > 1 && (t[0] == '/' || t[0] == '!') && t[1] != ' '
+}
+
+// ordinaryBye reports a plain goodbye on the way to something ordinary.
+func ordinaryBye(canon string) bool {
+	return plainByeEndRe.MatchString(canon) && leavingRe.MatchString(canon) && !finalWordsRe.MatchString(canon)
+}
+
+// disclosure reports a match at level 2 or more by a rule that reads the
+// person's own wish to die, thoughts of suicide, intent, self-injury, an
+// attempt or a farewell, as against a preparation read without them
+// ("i've made my plan", "giving away all my stuff"), which a next message
+// often explains.
+func (s scanResult) disclosure() bool {
+	for _, m := range s.matches {
+		if m.level < 2 || m.rule == nil {
+			continue
+		}
+		if !strings.HasPrefix(m.rule.id, "prep.") && !strings.HasPrefix(m.rule.id, "third.") && !strings.HasPrefix(m.rule.id, "warn.") {
+			return true
+		}
+	}
+	return false
+}
+
+// continuesIdiom reports a message that finishes the previous one as a
+// figure of speech: "i want to die" then "of embarrassment".
+func continuesIdiom(history []string, canon string) bool {
+	if len(history) == 0 {
+		return false
+	}
+	joined := history[len(history)-1] + " " + canon
+	return idiomRe.MatchString(joined)
+}
+
+// steppedBack reports a message that steps back from a disclosure made
+// earlier: safe or calmer now, help sought, a denial or a retraction of
+// the words, a change of subject, or thanks and an ordinary goodbye.
+//
+// A farewell, a decision or a preparation in the same message outweighs
+// any of these ("told my sister i love her", "i'm calm now, it's decided").
+func steppedBack(canon string, h hits) bool {
+	if farewellRe.matchHits(canon, h) || followResolveRe.MatchString(canon) || resolveRe.matchHits(canon, h) ||
+		(followFarewellRe.MatchString(canon) && !ordinaryBye(canon)) {
+		return false
+	}
+	if safeWordRe.MatchString(canon) && !notSafeWordRe.MatchString(canon) {
+		return true
+	}
+	return stepBackRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || safeRe.matchHits(canon, h) ||
+		recoveryRe.matchHits(canon, h) || calmerRe.matchHits(canon, h) || changeSubjectRe.matchHits(canon, h) ||
+		disownRe.MatchString(canon) || helpSoughtRe.MatchString(canon) || meansAwayRe.MatchString(canon)
 }
 
 // matchSentences reports a match of re in one of the sentences of canon
@@ -887,6 +976,10 @@ func distressFamilies(canon string, h hits) int {
 	return n
 }
 
+// thirdHospitalRe is someone else in hospital after what the match says:
+// "my mom is in the hospital after taking too many pills".
+var thirdHospitalRe = regexp.MustCompile(`\b(?:my|our|his|her|their) (?:\w+ )?(?:mom|mum|mother|dad|father|parent|brother|sister|son|daughter|kid|child|friend|bestie|boyfriend|girlfriend|partner|husband|wife|cousin|uncle|aunt|niece|nephew|grandma|grandpa|nan|roommate|flatmate|classmate|coworker|colleague|neighbour|neighbor|student|client|patient)s? (?:is|was|has been|had been|ended up|went|got taken|got rushed|was rushed|was taken) (?:back )?(?:in|into|to) (?:the |a )?(?:hospital|icu|a e|er|emergency room|emergency|intensive care|psych ward|ward)(?: \w+){0,3} (?:after|for|because of|from) $`)
+
 // thirdPartySubject reports whether the nearest subject before a match is
 // someone other than the writer.
 // thirdCopulaRe is a third-party subject, a few words about them, and a
@@ -957,12 +1050,21 @@ func benignSaying(prefix, match, after string) bool {
 }
 
 func thirdPartySubject(prefix string) bool {
-	if thirdCopulaRe.MatchString(prefix) {
+	if thirdCopulaRe.MatchString(prefix) || thirdHospitalRe.MatchString(prefix) {
 		return true
 	}
 	toks := strings.Fields(prefix)
 	for k := len(toks) - 1; k >= 0 && k >= len(toks)-6; k-- {
 		t := toks[k]
+		if t == "." && k < len(toks)-1 {
+			// The subject of this sentence is not in the one before.
+			return false
+		}
+		if kinNames[t] && (k == 0 || toks[k-1] == ".") {
+			// "dad overdosed on his pain pills": a parent named as a
+			// name, at the start of a sentence.
+			return true
+		}
 		if (t == "my" || t == "our" || t == "the" || t == "another" || t == "this" || t == "that") &&
 			(k+1 < len(toks) && personNoun(toks[k+1]) || k+2 < len(toks) && personAdjectives[toks[k+1]] && personNoun(toks[k+2])) {
 			// "my mom took too many pills", "my little brother took too
@@ -993,6 +1095,12 @@ func thirdPartySubject(prefix string) bool {
 // personNouns name people (and pets) a person speaks about; "my" before
 // one makes that person the subject.
 var personNouns = map[string]bool{}
+
+// kinNames are the words people use as a relative's name ("mum took
+// too many", "grandpa fell").
+var kinNames = map[string]bool{"mum": true, "mom": true, "mummy": true, "mommy": true, "mama": true, "dad": true,
+	"daddy": true, "papa": true, "nan": true, "nana": true, "nanna": true, "granny": true, "grandma": true, "grandpa": true,
+	"gran": true, "grandad": true, "granddad": true}
 
 // personAdjectives may stand between "my" and a person: "my little brother".
 var personAdjectives = map[string]bool{"little": true, "big": true, "older": true, "younger": true, "elder": true,
@@ -1161,6 +1269,33 @@ var (
 	relapsedRe = regexp.MustCompile(`^i (?:just |have |ve )?relapsed(?: \.|$| again| last night| today| tonight)`)
 	// selfHarmWordRe names cuts, burns or a blade.
 	selfHarmWordRe = regexp.MustCompile(`\b(?:cuts|cut|wounds|burns|blade|razor|bleeding|scars)\b`)
+)
+
+// Step-back cues for the window (see steppedBack).
+var (
+	// calmerRe says the moment has passed: calmer, better, the urge gone,
+	// or the words taken back as a joke or a figure of speech.
+	calmerRe = newFilteredRe(regexp.MustCompile(`\b(?:calm|calmer|calmed|calming|steadier|better|easing|eased|quieter|quieted|passed|lighter|settled|relaxed|normal again|more normal|(?:it|urge|urges|wave|thoughts?|feeling|moment|panic|attack)(?: \w+){0,2} (?:is |are |has |have )?(?:gone|over|passed|down|lower|weaker|quieter)|(?:im|i am|feel|feeling|doing) (?:\w+ )?(?:ok|okay|fine|alright|good|safe)|less bad|not as bad|(?:im|i am) breathing|(?:just|only|was) (?:joking|kidding|venting|spiraling|spiralling|being dramatic)|jk|figure of speech|(?:was|im|i was) exaggerat\w+|didnt mean (?:it|that)|(?:not|never) (?:gonna|going to|planning|planning to|intending|intend to|want to) (?:do|act|hurt|end|kill)|no (?:intention|intent|plan) (?:of|to)|i (?:wont|will not|would never|never would))\b`))
+	// safeWordRe / notSafeWordRe: "safe" said of oneself, and its negation.
+	safeWordRe    = regexp.MustCompile(`\bsafer?\b`)
+	notSafeWordRe = regexp.MustCompile(`\b(?:not|dont|do not|never|isnt|wasnt|no longer|hardly|nowhere)(?: \w+){0,2} safer?\b|\bsafe (?:place|way|dose|amount|code|combination|box|deposit)\b|\b(?:the|a|gun|his|her|dads|moms|mums|in) safe\b`)
+	// disownRe takes the earlier words back: not going to act, not
+	// suicidal, did not mean it.
+	disownRe = regexp.MustCompile(`\bnot (?:\w+ )?(?:going to|gonna)(?: (?:do|act|hurt|kill|end|try|go through|jump|take|use)\b| \.| i promise| promise| ever| lol| lmao|$)|\b(?:im|i am) not (?:suicidal|in (?:crisis|danger)|at risk|going anywhere)\b|\b(?:dont|do not|didnt|did not) (?:really )?(?:mean|want) (?:it|that|to do (?:it|that|anything))\b|came out wrong|\bi (?:wont|will not)(?: \.|$| i promise| promise| do (?:it|anything|that)| act| hurt| ever)|\b(?:would|will) never (?:do|act|hurt)\b|\bno (?:intention|intent|plans?) (?:of|to)\b`)
+	// helpSoughtRe is help reached since: someone told or called and on
+	// the way, a clinic or crisis service been to.
+	helpSoughtRe = regexp.MustCompile(`\b(?:went|go|going|gone|been|drove|driven|walked) (?:to|into) (?:the |a |an |my )?(?:urgent care|a e|er|emergency|walk in|crisis|hospital|doctor|doctors|gp|clinic|therapist|counsel\w*|psych\w*|wellbeing|student services|health centre|health center)\b|\b(?:emailed|messaged|texted|called|rang|phoned|told|reached out to|contacted|woke up|woke) (?:my|the|a|our) (?:\w+ ){0,3}(?:\.|and|hes|shes|theyre|they|he|she|we)\b|\b(?:im|i am|were|staying) (?:here )?with (?:my|her|him|them|a friend|friends|family|people|someone)\b|\b(?:hes|shes|theyre|they are|he is|she is|theyll be|hell be|shell be) (?:coming|on (?:his|her|their) way|here now|with me)\b|\b(?:set me up|referred me|crisis (?:worker|team|center|centre)|psych liaison|safety plan|kids help|samaritans|lifeline|988)\b`)
+	// meansAwayRe is a means handed over, locked up or got rid of.
+	meansAwayRe = regexp.MustCompile(`\b(?:locked|lock) (?:away|up|them|it)\b|\b(?:got rid of|threw out|threw away|thrown away|binned|flushed|disposed of)\b|\b(?:drop ?box|pharmacy|chemist|police station)\b|\b(?:keeps|keeping|has|holds|holding) (?:them|it|the \w+|my \w+)(?: now| for me| a while| for a while| safe)\b|\b(?:are|is|its|theyre) (?:locked|at (?:my |his |her )?\w+s(?: house| place)? now)\b|\b(?:took|taken|gave|given|handed) (?:them|it|the (?:pills|meds|tablets|gun|rifle|knife|knives|blades?|razors?|rope|keys|scissors)) (?:away|to (?:my|a|the|her|his))\b`)
+	// plainByeEndRe, leavingRe and finalWordsRe make an ordinary goodbye:
+	// a message that ends in a plain "bye", with thanks or somewhere to be
+	// ("thank you. gonna watch a movie with my mom, bye") and nothing
+	// final in it.
+	plainByeEndRe = regexp.MustCompile(`\b(?:bye+|bye bye|cya|nite|night|good ?night)(?: \.)?$`)
+	leavingRe     = regexp.MustCompile(`\b(?:thanks|thank you|thank u|thx|ty|gonna|going to|got to|gotta|off to|heading|have to|need to|must)\b`)
+	finalWordsRe  = regexp.MustCompile(`\b(?:forever|for good|everyone|everybody|sorry|last|other side|love you|remember|goodbye)\b`)
+	// changeSubjectRe turns the conversation to something else.
+	changeSubjectRe = newFilteredRe(regexp.MustCompile(`^(?:hi|hello|hey|hiya|heya|yo|good (?:morning|afternoon|evening))\b|\bhow are you\b|\b(?:anyway|anyways|any way|something else|(?:change|changing) (?:of |the )?(?:subject|topic)|(?:other|different|new) (?:topic|subject)|moving on|move on|never ?mind|nvm|forget (?:it|that|i said|what i said)|instead|distract me|tell me (?:a|an|about|something)|fun fact|(?:lets|let us|can we|could we|wanna|want to|rather|like to|just) talk about|talk about something|whatever \. \w+|(?:thank you|thanks|thank u|thx|ty)(?: so much| for (?:listening|the|talking|being|your|helping|help))?|good ?night|nite|night night|sleep well|(?:see you|see ya|cya|talk) (?:tomorrow|later|soon|in the morning))\b`))
 )
 
 // followUpWords bounds the replies the window reads as carrying an earlier

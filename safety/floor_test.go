@@ -21,6 +21,8 @@ func TestFloorLevels(t *testing.T) {
 		{"self-injury is level 2", Input{Text: "I cut myself again last night"}, 2},
 		{"accidental cut is level 0", Input{Text: "I cut myself cooking dinner"}, 0},
 		{"third party is level 0", Input{Text: "my brother said he wants to die"}, 0},
+		{"a parent called by name who overdosed is a third party", Input{Text: "dad overdosed on his heart pills last night"}, 0},
+		{"a relative in hospital after an overdose is a third party", Input{Text: "my aunt is in the hospital after taking too many pills"}, 0},
 		{"topic question is level 0", Input{Text: "what is the suicide rate in Japan"}, 0},
 		{"past and recovered is level 0", Input{Text: "I used to want to die, I'm in a better place now"}, 0},
 		{"skull emoji idiom is level 0", Input{Text: "I'm dead 💀"}, 0},

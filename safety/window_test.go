@@ -44,20 +44,40 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"an ordinary plan after ideation", Input{Text: "thanks. off to grandma's on sunday, bye", History: []string{"I wish I was dead"}}, LevelNone, LevelWarning},
 		{"a day after an exam worry", Input{Text: "saturday", History: []string{"when is the maths resit"}}, LevelNone, LevelNone},
 
+		// ideation stays with the conversation until the person steps back
+		{"when the thoughts come, after ideation", Input{Text: "mostly late at night when everyone's asleep in the house", History: []string{"I keep thinking about killing myself"}}, LevelIdeation, LevelImminent},
+		{"a bare done after wanting to cut", Input{Text: "done.", History: []string{"I really want to cut tonight"}}, LevelIdeation, LevelImminent},
+		{"a question about a fall after wanting it over", Input{Text: "how far would you have to fall", History: []string{"I want to die"}}, LevelIdeation, LevelImminent},
+		{"safe with a friend after ideation", Input{Text: "safe. my flatmate is home with me", History: []string{"I want to die"}}, LevelNone, LevelWarning},
+		{"calmer after ideation", Input{Text: "the wave has passed, feeling calmer", History: []string{"I want to kill myself"}}, LevelNone, LevelWarning},
+		{"a change of subject after ideation", Input{Text: "can we talk about something else. my tomatoes came in", History: []string{"I wish I was dead"}}, LevelNone, LevelWarning},
+		{"taking the words back after ideation", Input{Text: "i'm not going to, it came out wrong, I'm just overwhelmed", History: []string{"maybe I should kill myself"}}, LevelNone, LevelWarning},
+		{"the means handed over after ideation", Input{Text: "my brother keeps them now, one a day", History: []string{"I keep thinking of taking all my pills at once"}}, LevelNone, LevelWarning},
+		{"help sought and on the way after ideation", Input{Text: "rang my sister, she's on her way", History: []string{"I want to end my life"}}, LevelNone, LevelWarning},
+		{"a gun in the safe is not being safe", Input{Text: "the gun is in the safe and I know the code", History: []string{"I'm going to kill myself"}}, LevelIdeation, LevelImminent},
+		{"finishing an idiom across two messages", Input{Text: "of embarrassment. sent a voice note to the wrong chat", History: []string{"I want to die"}}, LevelNone, LevelWarning},
+		{"a parent's overdose, then news of them", Input{Text: "the doctors say she'll be ok", History: []string{"my mum is in hospital after taking too many pills"}}, LevelNone, LevelWarning},
+		{"a story's plot after a question about a note", Input{Text: "it's for my novel, the villain leaves one in chapter 3", History: []string{"how would someone write a suicide note"}}, LevelNone, LevelWarning},
+
+		{"a time word after ideation and a step back", Input{Text: "what should i cook tonight", History: []string{"i just want to die honestly", "thanks. im safe, my partner is home now"}}, LevelNone, LevelWarning},
+		{"a decision after ideation and a step back is still read", Input{Text: "i've decided. tonight", History: []string{"i just want to die", "im fine now"}}, LevelImminent, LevelImminent},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})
 }
 
-// After a clear answer to the safety question (Input.Answered), earlier
-// ideation lends no risk to a message with nothing of its own, and still
-// does to one that takes the answer back or brings its own signal.
+// After a clear answer to the safety question (Input.Answered), or a step
+// back in the messages since, earlier ideation lends no risk to a message
+// with nothing of its own, and still does to one that takes the answer back
+// or brings its own signal.
 func TestWindowAfterAClearAnswerReadsOnlyNewRisk(t *testing.T) {
 	hist := []string{"some days I wish I wasn't alive", "no, I'm not going to do anything"}
 	checkInputs(t, []inputCase{
 		{"a memory with a time word after a clear no", Input{Text: "tonight I remembered my grandmother's apple pie and cried", History: hist, Answered: true}, LevelNone, LevelWarning},
 		{"a plan for the day after a clear no", Input{Text: "today I'm going to clean the kitchen", History: hist, Answered: true}, LevelNone, LevelWarning},
-		{"the same memory with no clear answer is read with the earlier words", Input{Text: "tonight I remembered my grandmother's apple pie and cried", History: hist}, LevelImminent, LevelImminent},
+		{"the same memory with no answer is read with the earlier words", Input{Text: "tonight I remembered my grandmother's apple pie and cried", History: hist[:1]}, LevelImminent, LevelImminent},
+		{"the same memory after a denial the gate did not ask for", Input{Text: "tonight I remembered my grandmother's apple pie and cried", History: hist}, LevelNone, LevelWarning},
 		{"taking the answer back", Input{Text: "actually maybe tonight", History: hist, Answered: true}, LevelImminent, LevelImminent},
 		{"a decision after a clear no", Input{Text: "I've made up my mind. tonight", History: hist, Answered: true}, LevelImminent, LevelImminent},
 		{"new ideation after a clear no", Input{Text: "I want to die tonight", History: hist, Answered: true}, LevelImminent, LevelImminent},

@@ -123,7 +123,8 @@ func TestServeAnswersACrisisInAServerByDMWithAPublicNote(t *testing.T) {
 	if p[2].ChannelID != d.general || namesResource(p[2].Content) {
 		t.Errorf("the note to Ben %+v, want a public note without resources", p[2])
 	}
-	d.srv.Post(d.srv.NewMessage(d.general, d.ana.ID, mention+"marker"))
+	// Ana steps back; her answer comes to the channel, after the note to Ben.
+	d.srv.Post(d.srv.NewMessage(d.general, d.ana.ID, mention+"thanks, I'm okay now, my sister is with me"))
 	if p := d.posts(t, 4); p[3].ChannelID != d.general || len(p) != 4 {
 		t.Errorf("after Ben's note: %+v", p[3:])
 	}

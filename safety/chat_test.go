@@ -196,6 +196,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // here without the safety question Haven would have asked) and 2 of 450.
 // Once the window kept a disclosure with the conversation until the
 // person steps back from it (read on the first set only), 119 and 67,
+// and 124 and 67 once an intent or a preparation that the rules lowered
+// alone met a preparation, a time, a decision or "done" after it,
 // with false crises 18 and 2.
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
@@ -205,10 +207,10 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1139, 127},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1145, 127},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 321, 61},
 		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 408, 69},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 150, 119, 18},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 150, 124, 18},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 150, 67, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -228,8 +228,10 @@ type scanResult struct {
 	path    []string
 	// context signals for the window
 	suicideTalk, timing, prep bool
-	// loweredPrep: a preparation rule matched but lacked context here.
-	loweredPrep bool
+	// loweredPrep: a preparation rule matched but lacked context here;
+	// loweredIntent: so did an intent or farewell rule ("i'm going to end
+	// it this week", "i'm doing it tonight").
+	loweredPrep, loweredIntent bool
 	// decided are the clauses [start, end) whose match a modifier
 	// deliberately kept below crisis (negation, third party, idiom, past,
 	// fiction...): the learned scorer does not read them.
@@ -420,6 +422,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			}
 			if strings.HasPrefix(r.id, "prep.") && (mod == "no_talk" || mod == "no_context") {
 				res.loweredPrep = true
+			}
+			if (strings.HasPrefix(r.id, "intent.") || strings.HasPrefix(r.id, "goodbye.")) && mod == "no_context" {
+				res.loweredIntent = true
 			}
 			if r.selfInjury && m.level >= 2 {
 				res.flags.SelfInjury = true
@@ -633,6 +638,9 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	// read alone); steppedBackSince: a later earlier message stepped back.
 	disclosed, ownIdeation, steppedBackSince := false, false, false
 	distressAny, meansAsked, afterlife, prepHist, meansHist, relapsedHist := false, false, false, false, false, false
+	// intentHist: an earlier intent or farewell the rules lowered for want
+	// of context; with a preparation or a time now, each is the other's.
+	intentHist := false
 	for _, h := range history {
 		hs := f.scan(h, false)
 		hb := hs.best()
@@ -658,6 +666,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 		meansAsked = meansAsked || (questionStartRe.MatchString(h) && meansRe.matchHits(h, hh))
 		afterlife = afterlife || afterlifeRe.MatchString(h)
 		prepHist = prepHist || hs.loweredPrep || hs.prep
+		intentHist = intentHist || hs.loweredIntent
 		meansHist = meansHist || meansRe.matchHits(h, hh)
 		relapsedHist = relapsedHist || relapsedRe.MatchString(h)
 		generalTalk = generalTalk || (hs.suicideTalk && hb.level < 2 && genericPersonRe.matchHits(h, hh))
@@ -725,6 +734,14 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	}
 	if cur.timing && cb.level < 2 && prepHist && meansHist {
 		raise(3, 0.7, "preparation with a means earlier, a time now")
+	}
+	decidedNow := resolve || followResolveRe.MatchString(canon)
+	timeNow := cur.timing || (len(strings.Fields(canon)) <= followUpWords && followTimeRe.MatchString(canon))
+	if (intentHist && (prepNow || timeNow || decidedNow)) || (prepHist && (cur.loweredIntent || decidedNow)) {
+		raise(3, 0.7, "intent and preparation or a time, over several messages")
+	}
+	if (intentHist || prepHist) && doneNowRe.MatchString(canon) && !steppedBack(canon, ch) {
+		raise(3, 0.7, "done, after intent or preparation earlier")
 	}
 	// A short reply after ideation the rules read in the earlier
 	// messages carries that disclosure on: a time ("sunday", "when the
@@ -1294,6 +1311,9 @@ var (
 	plainByeEndRe = regexp.MustCompile(`\b(?:bye+|bye bye|cya|nite|night|good ?night)(?: \.)?$`)
 	leavingRe     = regexp.MustCompile(`\b(?:thanks|thank you|thank u|thx|ty|gonna|going to|got to|gotta|off to|heading|have to|need to|must)\b`)
 	finalWordsRe  = regexp.MustCompile(`\b(?:forever|for good|everyone|everybody|sorry|last|other side|love you|remember|goodbye)\b`)
+	// doneNowRe is a bare report that it is done: "done.", "did it",
+	// "it's done now", "all gone now".
+	doneNowRe = regexp.MustCompile(`^(?:(?:ok|okay|well|so|and|its|it is|all|ive|i|just) ){0,3}(?:done|did it|finished|gone|taken)(?: \.|$| now| already| it| them| all)`)
 	// changeSubjectRe turns the conversation to something else.
 	changeSubjectRe = newFilteredRe(regexp.MustCompile(`^(?:hi|hello|hey|hiya|heya|yo|good (?:morning|afternoon|evening))\b|\bhow are you\b|\b(?:anyway|anyways|any way|something else|(?:change|changing) (?:of |the )?(?:subject|topic)|(?:other|different|new) (?:topic|subject)|moving on|move on|never ?mind|nvm|forget (?:it|that|i said|what i said)|instead|distract me|tell me (?:a|an|about|something)|fun fact|(?:lets|let us|can we|could we|wanna|want to|rather|like to|just) talk about|talk about something|whatever \. \w+|(?:thank you|thanks|thank u|thx|ty)(?: so much| for (?:listening|the|talking|being|your|helping|help))?|good ?night|nite|night night|sleep well|(?:see you|see ya|cya|talk) (?:tomorrow|later|soon|in the morning))\b`))
 )

@@ -62,6 +62,13 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a time word after ideation and a step back", Input{Text: "what should i cook tonight", History: []string{"i just want to die honestly", "thanks. im safe, my partner is home now"}}, LevelNone, LevelWarning},
 		{"a decision after ideation and a step back is still read", Input{Text: "i've decided. tonight", History: []string{"i just want to die", "im fine now"}}, LevelImminent, LevelImminent},
 
+		// an intent or a preparation the rules lowered alone, with what follows
+		{"a rope bought after saying it ends this week", Input{Text: "got the rope today", History: []string{"i'm going to end it this week"}}, LevelImminent, LevelImminent},
+		{"a day after saying it will be done", Input{Text: "friday, when the house is empty", History: []string{"i've decided to end it"}}, LevelImminent, LevelImminent},
+		{"done after swearing to take them all", Input{Text: "did it", History: []string{"gonna take them all i swear"}}, LevelImminent, LevelImminent},
+		{"done after a chore", Input{Text: "done", History: []string{"i have to finish the dishes first"}}, LevelNone, LevelNone},
+		{"a time after ending a subscription", Input{Text: "friday", History: []string{"i'm going to end it with the gym"}}, LevelNone, LevelWarning},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

@@ -29,8 +29,8 @@ type moodStore struct{ m MoodMemory }
 func MoodStore(m MoodMemory) tasks.MoodStore { return moodStore{m} }
 
 // LogMood implements tasks.MoodStore.
-func (s moodStore) LogMood(ctx context.Context, personID string, e tasks.MoodEntry) (tasks.MoodEntry, error) {
-	m, err := s.m.AddMood(ctx, memory.Mood{PersonID: personID, Score: e.Score, Note: e.Note, At: e.At})
+func (s moodStore) LogMood(ctx context.Context, personID, source string, e tasks.MoodEntry) (tasks.MoodEntry, error) {
+	m, err := s.m.AddMood(ctx, memory.Mood{PersonID: personID, Score: e.Score, Note: e.Note, At: e.At, Source: source})
 	if err != nil {
 		return tasks.MoodEntry{}, fmt.Errorf("log mood: %w", err)
 	}

@@ -278,3 +278,26 @@ func TestTheMoodCapabilitiesAndMemoryAgreeOnTheScale(t *testing.T) {
 			tasks.MoodMin, tasks.MoodMax, tasks.MaxMoodNote, memory.MoodMin, memory.MoodMax, memory.MaxMoodNote)
 	}
 }
+
+// A turn run again after a crash executes its capability again with the
+// same message key: the mood is logged once, and another message logs
+// its own.
+func TestAMoodLoggedByATurnRunAgainIsLoggedOnce(t *testing.T) {
+	m := newMoodEnv(t)
+	c, err := m.reg.Lookup(tasks.MoodLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 24, 15, 0, 0, 0, time.UTC)
+	for i, key := range []string{"telegram:42", "telegram:42", "telegram:43"} {
+		req := &tasks.Request{Text: "6 tired but ok", Now: now.Add(time.Duration(i) * time.Minute), Location: m.loc,
+			PersonID: m.pid, SessionID: "s1", Private: true, MessageKey: key, Context: tasks.Context{}}
+		if _, err := c.Execute(context.Background(), req, tasks.Args{}); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	got := m.moods(t)
+	if len(got) != 2 || !got[0].At.Equal(now) || got[1].Note != "tired but ok" {
+		t.Fatalf("moods = %+v, want one for the message run twice (at its first run) and one for the next", got)
+	}
+}

@@ -26,6 +26,10 @@ type Mood struct {
 	Note string `json:"note,omitempty"`
 	// At is when the mood was logged.
 	At time.Time `json:"at"`
+	// Source names the message the mood was logged from, "" for none: a
+	// second entry with the same person and source is the first one (a
+	// turn run again after a crash).
+	Source string `json:"-"`
 }
 
 // Words renders the entry for its owner: "mood 6/10 on Mon 23 Nov 2026

@@ -26,8 +26,10 @@ type MoodEntry struct {
 // one over its memory store.
 type MoodStore interface {
 	// LogMood stores e for the person and returns it with its id. It
-	// refuses a score off the scale.
-	LogMood(ctx context.Context, personID string, e MoodEntry) (MoodEntry, error)
+	// refuses a score off the scale. source names the message it came
+	// from (Request.MessageKey): a second call with the same source
+	// returns the entry already stored.
+	LogMood(ctx context.Context, personID, source string, e MoodEntry) (MoodEntry, error)
 	// Moods returns the person's entries logged at or after from and
 	// before to, oldest first.
 	Moods(ctx context.Context, personID string, from, to time.Time) ([]MoodEntry, error)
@@ -257,7 +259,7 @@ func logMood(ctx context.Context, store MoodStore, req *Request, args Args) (Res
 		return Result{Text: fmt.Sprintf("Your note is %d characters long and I keep up to %d with a mood, so I haven't logged it yet. "+
 			"Could you send the score with a shorter note? (For longer thoughts, just tell me about it.)", n, MaxMoodNote)}, nil
 	}
-	e, err := store.LogMood(ctx, req.PersonID, MoodEntry{Score: score, Note: note, At: req.Now})
+	e, err := store.LogMood(ctx, req.PersonID, req.MessageKey, MoodEntry{Score: score, Note: note, At: req.Now})
 	if err != nil {
 		return Result{}, fmt.Errorf("log mood: %w", err)
 	}

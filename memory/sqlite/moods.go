@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,7 +26,8 @@ func scanMood(row scanner) (memory.Mood, error) {
 // A zero At is now. The score must be on the scale (memory.MoodMin to
 // memory.MoodMax) and the note at most memory.MaxMoodNote runes: nothing
 // is stored otherwise, and the error says which is wrong. The person must
-// exist.
+// exist. A mood with a Source already stored for the person is not stored
+// again: the stored entry is returned (a turn run again after a crash).
 func (s *Store) AddMood(ctx context.Context, m memory.Mood) (memory.Mood, error) {
 	m.Note = strings.TrimSpace(m.Note)
 	switch {
@@ -43,8 +46,22 @@ func (s *Store) AddMood(ctx context.Context, m memory.Mood) (memory.Mood, error)
 		if err := s.requirePerson(ctx, tx, m.PersonID); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO moods (person_id, score, note, at) VALUES (?, ?, ?, ?)`,
-			m.PersonID, m.Score, m.Note, ts(m.At))
+		if m.Source != "" {
+			var old memory.Mood
+			var at int64
+			err := tx.QueryRowContext(ctx, `SELECT id, score, note, at FROM moods WHERE person_id = ? AND source = ?`, m.PersonID, m.Source).
+				Scan(&old.ID, &old.Score, &old.Note, &at)
+			if err == nil {
+				old.PersonID, old.At, old.Source = m.PersonID, fromTS(at), m.Source
+				m = old
+				return nil
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("find entry of source: %w", err)
+			}
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO moods (person_id, score, note, at, source) VALUES (?, ?, ?, ?, ?)`,
+			m.PersonID, m.Score, m.Note, ts(m.At), m.Source)
 		if err != nil {
 			return fmt.Errorf("insert: %w", err)
 		}

@@ -249,10 +249,6 @@ func (a *Adapter) openDM(ctx context.Context, team, user string) (string, error)
 	return c.ID, nil
 }
 
-// maxCommentLen bounds a file's initial_comment; a longer caption goes as
-// a message before the file.
-const maxCommentLen = 3000
-
 // SendFile delivers out.File whole (files.getUploadURLExternal, the
 // upload, files.completeUploadExternal: slack-go's UploadFileContext) with
 // out.Text, rendered as for Send, as its comment. Files are never

@@ -40,6 +40,7 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"not changing my mind after wanting to die", Input{Text: "and I'm not changing my mind", History: []string{"I want to die, properly this time"}}, LevelImminent, LevelImminent},
 		{"a pet to look after after ideation", Input{Text: "please make sure someone feeds my rabbit", History: []string{"I'm ending my life"}}, LevelImminent, LevelImminent},
 		{"a means at hand after ideation", Input{Text: "there's a razor in the drawer", History: []string{"I want to kill myself"}}, LevelIdeation, LevelImminent},
+		{"a time to call the GP after ideation is help sought, not timing", Input{Text: "tomorrow I'll call my GP", History: []string{"I want to die"}}, LevelNone, LevelWarning},
 		{"help sought after ideation", Input{Text: "ok. I'll call the GP and talk to my sister", History: []string{"I want to die"}}, LevelNone, LevelWarning},
 		{"an ordinary plan after ideation", Input{Text: "thanks. off to grandma's on sunday, bye", History: []string{"I wish I was dead"}}, LevelNone, LevelWarning},
 		{"a day after an exam worry", Input{Text: "saturday", History: []string{"when is the maths resit"}}, LevelNone, LevelNone},

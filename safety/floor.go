@@ -833,16 +833,15 @@ func continuesIdiom(history []string, canon string) bool {
 // A farewell, a decision or a preparation in the same message outweighs
 // any of these ("told my sister i love her", "i'm calm now, it's decided").
 func steppedBack(canon string, h hits) bool {
-	if farewellRe.matchHits(canon, h) || followResolveRe.MatchString(canon) || resolveRe.matchHits(canon, h) ||
-		(followFarewellRe.MatchString(canon) && !ordinaryBye(canon)) {
+	back := (safeWordRe.MatchString(canon) && !notSafeWordRe.MatchString(canon)) ||
+		stepBackRe.matchHits(canon, h) || calmerRe.matchHits(canon, h) || changeSubjectRe.matchHits(canon, h) ||
+		disownRe.MatchString(canon) || helpSoughtRe.MatchString(canon) || meansAwayRe.MatchString(canon) ||
+		recoveryRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || safeRe.matchHits(canon, h)
+	if !back {
 		return false
 	}
-	if safeWordRe.MatchString(canon) && !notSafeWordRe.MatchString(canon) {
-		return true
-	}
-	return stepBackRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || safeRe.matchHits(canon, h) ||
-		recoveryRe.matchHits(canon, h) || calmerRe.matchHits(canon, h) || changeSubjectRe.matchHits(canon, h) ||
-		disownRe.MatchString(canon) || helpSoughtRe.MatchString(canon) || meansAwayRe.MatchString(canon)
+	return !farewellRe.matchHits(canon, h) && !resolveRe.matchHits(canon, h) && !followResolveRe.MatchString(canon) &&
+		(!followFarewellRe.MatchString(canon) || ordinaryBye(canon))
 }
 
 // matchSentences reports a match of re in one of the sentences of canon

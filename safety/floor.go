@@ -53,7 +53,7 @@ var (
 	routineDoseRe = newFilteredRe(regexp.MustCompile(`\b(?:like a good (?:boy|girl|patient|kid)|as prescribed|on time|with (?:breakfast|lunch|dinner|food|my (?:coffee|tea|breakfast|dinner))|remembered (?:to take )?(?:all )?(?:my|to)|didnt forget|(?:morning|evening|night|nightly|daily|bedtime) (?:meds|pills|dose|doses|tablets|medication|medications)|proud of myself|for once|every (?:day|morning|night|evening)|(?:vitamins|supplements))\b`))
 	// stepBackRe is a reply that steps back from an earlier disclosure:
 	// safe now, help sought or on its way, not going to act.
-	stepBackRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:im|i am|ill be|i will be|feel|feeling) (?:\w+ )?(?:safe|ok|okay|fine|better|calmer|alright)|not going to (?:do|act|hurt)|(?:wont|will not|dont|do not) (?:do|act on) (?:it|anything)|call(?:ed|ing)? (?:the|a|my|them|her|him|\d+|samaritans|someone)|(?:talk|talked|talking) to (?:my|a|the|someone|somebody|her|him|them)|(?:text|texted|texting|tell|told|telling) (?:my|a|the|someone|somebody|her|him|them) (?:\w+ )?(?:about|how i|what|everything|i need|im not)|therapist|counsel+or|doctor|gp|psychiatrist|nurse|hotline|crisis line|helpline|(?:get|got|getting|ask for|asked for) help|appointment|hospital|a and e|(?:flushed|threw|gave|handed|locked) (?:\w+ ){0,2}(?:away|out|to)|(?:it|urge|urges|feeling) (?:has )?passed|going to (?:bed|sleep)|(?:the )?urges? (?:is|are) gone|less heavy|lighter now|good now|(?:gonna|going to|off to|heading to|about to) (?:watch|hang|play|eat|cook|get|see|visit|grandmas|school|work|class|the gym|bed)|(?:cya|see you|see ya|talk) (?:after|tomorrow|later|soon|next)|lets talk about|(?:can|could) we talk about|anyway|change the subject|(?:can|could) you (?:pause|set|remind|add|log|turn))\b`))
+	stepBackRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:im|i am|ill be|i will be|feel|feeling) (?:\w+ )?(?:safe|ok|okay|fine|better|calmer|alright)|not going to (?:do|act|hurt)|(?:wont|will not|dont|do not) (?:do|act on) (?:it|anything)|call(?:ed|ing)? (?:the|a|my|them|her|him|\d+|samaritans|someone)|(?:talk|talked|talking) to (?:my|a|the|someone|somebody|her|him|them)|(?:text|texted|texting|tell|told|telling) (?:my|a|the|someone|somebody|her|him|them) (?:\w+ )?(?:about|how i|what|everything|i need|im not)|therapist|counsel+or|doctor|gp|psychiatrist|nurse|hotline|crisis line|helpline|(?:get|got|getting|ask for|asked for) help|appointment|hospital|a and e|(?:flushed|threw|gave|handed|locked) (?:\w+ ){0,2}(?:away|out|to)|(?:it|urge|urges|feeling) (?:has )?passed|going to (?:bed|sleep)|(?:the )?urges? (?:is|are) gone|less heavy|lighter now|good now|(?:gonna|going to|off to|heading to|about to) (?:watch|hang|play|eat|cook|get|see|visit|grandmas|school|work|class|the gym|bed)|(?:cya|see you|see ya|talk) (?:after|tomorrow|later|soon|next)|(?:can|could) you (?:pause|set|remind|add|log|turn))\b`))
 	// followTimeRe is a time said as a reply: a day, an hour, "after
 	// everyone's asleep", "before my birthday", "in an hour or so".
 	followTimeRe = regexp.MustCompile(`(?:^|\b)(?:(?:on |this |next |by )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|tonight|tomorrow|midnight|(?:at |around |by )?\d{1,2} ?(?:am|pm)|\d{1,2} \d\d|(?:this|next) (?:week|weekend|month)|(?:new years|christmas)(?: eve| day)?|(?:in|within) (?:an|a|one|two|a few|\d+) (?:hour|hours|minutes|days)|(?:before|after|once|when) (?:\w+ ){0,4}(?:asleep|leave|leaves|left|gone|goes|birthday|school|work|shift|wedding|exams?|results|home|alone|hits|done)|when the clock|the day after|soon)(?:\b|$)`)
@@ -101,6 +101,9 @@ type match struct {
 	level Level
 	conf  float64
 	note  string
+	// mod names the modifier that changed the rule's level ("past",
+	// "no_context", ...), "" for none.
+	mod string
 }
 
 // Assess assesses one message with its recent history: the English rules,
@@ -435,6 +438,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			if mod != "" {
 				m.conf *= 0.9
 				m.note += " (" + mod + ")"
+				m.mod = mod
 				res.path = appendOnce(res.path, "rule:"+r.id+"/"+mod)
 			} else {
 				res.path = appendOnce(res.path, "rule:"+r.id)
@@ -636,7 +640,9 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	// disclosed: an earlier message of the person's own at level 2 or 3;
 	// ownIdeation: one of them a disclosure of ideation (not a preparation
 	// read alone); steppedBackSince: a later earlier message stepped back.
-	disclosed, ownIdeation, steppedBackSince := false, false, false
+	// imminentHist: one of them at level 3 (intent, a plan, an attempt),
+	// which only a plain step back (safe, help, a denial) answers.
+	disclosed, ownIdeation, steppedBackSince, imminentHist := false, false, false, false
 	distressAny, meansAsked, afterlife, prepHist, meansHist, relapsedHist := false, false, false, false, false, false
 	// intentHist: an earlier intent or farewell the rules lowered for want
 	// of context; with a preparation or a time now, each is the other's.
@@ -654,8 +660,9 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 		switch {
 		case hb.level >= 2 && !hs.flags.ThirdParty:
 			disclosed, steppedBackSince = true, false
-			ownIdeation = ownIdeation || hs.suicideTalk || hs.disclosure()
-		case disclosed && hb.level < 2 && steppedBack(h, hh):
+			imminentHist = imminentHist || hb.level >= 3
+			ownIdeation = ownIdeation || hs.disclosure()
+		case disclosed && hb.level < 2 && steppedBack(h, hh, imminentHist):
 			steppedBackSince = true
 		}
 		anyTalk = anyTalk || hs.suicideTalk
@@ -740,7 +747,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	if (intentHist && (prepNow || timeNow || decidedNow)) || (prepHist && (cur.loweredIntent || decidedNow)) {
 		raise(3, 0.7, "intent and preparation or a time, over several messages")
 	}
-	if (intentHist || prepHist) && doneNowRe.MatchString(canon) && !steppedBack(canon, ch) {
+	if (intentHist || prepHist) && doneNowRe.MatchString(canon) && !steppedBack(canon, ch, true) {
 		raise(3, 0.7, "done, after intent or preparation earlier")
 	}
 	// A short reply after ideation the rules read in the earlier
@@ -777,11 +784,11 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	// change of subject, thanks and goodnight) or whose own risk words the
 	// rules set aside (a negation, a third party) is read on its own, and
 	// so is every message after a step back.
-	if best.level < 2 && ownIdeation && !steppedBackSince && !answered && !command && cb.level < 2 && len(cur.decided) == 0 && !steppedBack(canon, ch) &&
+	if best.level < 2 && ownIdeation && !steppedBackSince && !answered && !command && cb.level < 2 && len(cur.decided) == 0 && !steppedBack(canon, ch, imminentHist) &&
 		!fictionRe.matchHits(canon, ch) && !continuesIdiom(history, canon) {
 		raise(2, 0.6, "ideation earlier, not stepped back from")
 	}
-	if best.level >= 2 && cb.level < 2 && !prepNow && steppedBack(canon, ch) {
+	if best.level >= 2 && cb.level < 2 && !prepNow && steppedBack(canon, ch, imminentHist) {
 		return match{}
 	}
 	return best
@@ -809,6 +816,11 @@ func (s scanResult) disclosure() bool {
 		if m.level < 2 || m.rule == nil {
 			continue
 		}
+		if m.mod == "past" {
+			// "i wanted to die after the breakup last fall": a disclosure of
+			// then, not of now.
+			continue
+		}
 		if !strings.HasPrefix(m.rule.id, "prep.") && !strings.HasPrefix(m.rule.id, "third.") && !strings.HasPrefix(m.rule.id, "warn.") {
 			return true
 		}
@@ -827,16 +839,22 @@ func continuesIdiom(history []string, canon string) bool {
 }
 
 // steppedBack reports a message that steps back from a disclosure made
-// earlier: safe or calmer now, help sought, a denial or a retraction of
-// the words, a change of subject, or thanks and an ordinary goodbye.
+// earlier: safe or calmer now, help sought, the means handed over, a
+// denial or a retraction of the words, a change of subject or a practical
+// question about something else, or thanks and an ordinary goodbye. With
+// plainOnly (after an intent, a plan or an attempt) a change of subject
+// or a question does not count: "can you cancel tomorrow's check in"
+// after an overdose is not moving on.
 //
 // A farewell, a decision or a preparation in the same message outweighs
 // any of these ("told my sister i love her", "i'm calm now, it's decided").
-func steppedBack(canon string, h hits) bool {
+func steppedBack(canon string, h hits, plainOnly bool) bool {
 	back := (safeWordRe.MatchString(canon) && !notSafeWordRe.MatchString(canon)) ||
-		stepBackRe.matchHits(canon, h) || calmerRe.matchHits(canon, h) || changeSubjectRe.matchHits(canon, h) ||
+		stepBackRe.matchHits(canon, h) || calmerRe.matchHits(canon, h) ||
 		disownRe.MatchString(canon) || helpSoughtRe.MatchString(canon) || meansAwayRe.MatchString(canon) ||
-		recoveryRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || safeRe.matchHits(canon, h)
+		recoveryRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || safeRe.matchHits(canon, h) || helpedRe.MatchString(canon) ||
+		(!plainOnly && (changeSubjectRe.matchHits(canon, h) || (plansWithRe.MatchString(canon) && !finalWordsRe.MatchString(canon)) ||
+			(ordinaryAskRe.MatchString(canon) && !riskNearRe.MatchString(canon) && !suicideTalkRe.matchHits(canon, h) && !meansRe.matchHits(canon, h))))
 	if !back {
 		return false
 	}
@@ -1291,16 +1309,16 @@ var (
 var (
 	// calmerRe says the moment has passed: calmer, better, the urge gone,
 	// or the words taken back as a joke or a figure of speech.
-	calmerRe = newFilteredRe(regexp.MustCompile(`\b(?:calm|calmer|calmed|calming|steadier|better|easing|eased|quieter|quieted|passed|lighter|settled|relaxed|normal again|more normal|(?:it|urge|urges|wave|thoughts?|feeling|moment|panic|attack)(?: \w+){0,2} (?:is |are |has |have )?(?:gone|over|passed|down|lower|weaker|quieter)|(?:im|i am|feel|feeling|doing) (?:\w+ )?(?:ok|okay|fine|alright|good|safe)|less bad|not as bad|(?:im|i am) breathing|(?:just|only|was) (?:joking|kidding|venting|spiraling|spiralling|being dramatic)|jk|figure of speech|(?:was|im|i was) exaggerat\w+|didnt mean (?:it|that)|(?:not|never) (?:gonna|going to|planning|planning to|intending|intend to|want to) (?:do|act|hurt|end|kill)|no (?:intention|intent|plan) (?:of|to)|i (?:wont|will not|would never|never would))\b`))
+	calmerRe = newFilteredRe(regexp.MustCompile(`\b(?:calm|calmer|calmed|calming|steadier|better|easing|eased|quieter|quieted|passed|lighter|settled|relaxed|normal again|more normal|(?:it|its|urges?|waves?|thoughts?|feelings?|moment|panics?|attack|anxiety|spiral)(?: \w+){0,2} (?:is |are |has |have )?(?:gone|over|passed|down|lower|weaker|quieter)|(?:im|i am|feel|feeling|doing) (?:\w+ )?(?:ok|okay|fine|alright|good|safe)|less bad|not as bad|(?:im|i am) breathing|(?:less|not as|not so) (?:bad|heavy|scary|intense|insane|awful|loud|strong|dark)|more (?:stable|level|grounded|normal|myself|like myself|clear|clearly)|(?:feel|feeling|felt|im|i am) (?:\w+ ){0,2}(?:softer|grounded|stable|steady|level|clearer|lighter|human again)|(?:faded|fading|easing|eased|went away|gone away|wore off|wearing off|died down|calmed down|settled down)|(?:urge|urges|thoughts?|feeling|panic|it)(?: \w+){0,3} (?:lower|down|weaker|quieter|smaller|less)\b|(?:just|only|was) (?:joking|kidding|venting|spiraling|spiralling|being dramatic)|jk|figure of speech|(?:was|im|i was) exaggerat\w+|didnt mean (?:it|that)|(?:not|never) (?:gonna|going to|planning|planning to|intending|intend to|want to) (?:do|act|hurt|end|kill)|no (?:intention|intent|plan) (?:of|to)|i (?:wont|will not|would never|never would))\b`))
 	// safeWordRe / notSafeWordRe: "safe" said of oneself, and its negation.
 	safeWordRe    = regexp.MustCompile(`\bsafer?\b`)
 	notSafeWordRe = regexp.MustCompile(`\b(?:not|dont|do not|never|isnt|wasnt|no longer|hardly|nowhere)(?: \w+){0,2} safer?\b|\bsafe (?:place|way|dose|amount|code|combination|box|deposit)\b|\b(?:the|a|gun|his|her|dads|moms|mums|in) safe\b`)
 	// disownRe takes the earlier words back: not going to act, not
 	// suicidal, did not mean it.
-	disownRe = regexp.MustCompile(`\bnot (?:\w+ )?(?:going to|gonna)(?: (?:do|act|hurt|kill|end|try|go through|jump|take|use)\b| \.| i promise| promise| ever| lol| lmao|$)|\b(?:im|i am) not (?:suicidal|in (?:crisis|danger)|at risk|going anywhere)\b|\b(?:dont|do not|didnt|did not) (?:really )?(?:mean|want) (?:it|that|to do (?:it|that|anything))\b|came out wrong|\bi (?:wont|will not)(?: \.|$| i promise| promise| do (?:it|anything|that)| act| hurt| ever)|\b(?:would|will) never (?:do|act|hurt)\b|\bno (?:intention|intent|plans?) (?:of|to)\b`)
+	disownRe = regexp.MustCompile(`\bnot (?:\w+ )?(?:going to|gonna)(?: (?:do|act|hurt|kill|end|try|go through|jump|take|use)\b| \.| i promise| promise| ever| lol| lmao|$)|\b(?:im|i am) not (?:suicidal|in (?:crisis|danger)|at risk|going anywhere)\b|\b(?:dont|do not|didnt|did not) (?:really )?(?:mean|want) (?:it|that|to do (?:it|that|anything))\b|came out wrong|\bi (?:wont|will not)(?: \.|$| i promise| promise| do (?:it|anything|that)| act| hurt| ever)|\b(?:would|will) never (?:do|act|hurt)\b|\bno (?:intention|intent|plans?) (?:of|to)\b|\bnot (?:gonna|going to)(?: \w+)? (?:im|i am|i|its|it is|just)\b|\b(?:no|dont have|do not have|havent got|have not got) (?:a )?plan\b|\bnot (?:starting|doing) (?:it |that )?again\b|\bim not doing it\b|^(?:no|nah|nope)(?: \.)? (?:no |not (?:right )?now|not really|not at all|i dont|i wont|i wouldnt|never)|\b(?:didnt|did not) (?:do|act on) (?:it|anything)\b|\b(?:not|dont|do not|no longer|arent|am not) (?:feel|feeling|felt|think|thinking) (?:\w+ )?(?:that way|like that|suicidal|like dying)\b`)
 	// helpSoughtRe is help reached since: someone told or called and on
 	// the way, a clinic or crisis service been to.
-	helpSoughtRe = regexp.MustCompile(`\b(?:went|go|going|gone|been|drove|driven|walked) (?:to|into) (?:the |a |an |my )?(?:urgent care|a e|er|emergency|walk in|crisis|hospital|doctor|doctors|gp|clinic|therapist|counsel\w*|psych\w*|wellbeing|student services|health centre|health center)\b|\b(?:emailed|messaged|texted|called|rang|phoned|told|reached out to|contacted|woke up|woke) (?:my|the|a|our) (?:\w+ ){0,3}(?:\.|and|hes|shes|theyre|they|he|she|we)\b|\b(?:im|i am|were|staying) (?:here )?with (?:my|her|him|them|a friend|friends|family|people|someone)\b|\b(?:hes|shes|theyre|they are|he is|she is|theyll be|hell be|shell be) (?:coming|on (?:his|her|their) way|here now|with me)\b|\b(?:set me up|referred me|crisis (?:worker|team|center|centre)|psych liaison|safety plan|kids help|samaritans|lifeline|988)\b`)
+	helpSoughtRe = regexp.MustCompile(`\b(?:went|go|going|gone|been|drove|driven|walked) (?:to|into) (?:the |a |an |my )?(?:\w+ )?(?:urgent care|a e|er|emergency|walk in|crisis|hospital|doctor|doctors|gp|clinic|therapist|counsel\w*|psych\w*|wellbeing|student services|health centre|health center)\b|\b(?:emailed|messaged|texted|called|rang|phoned|told|reached out to|contacted|woke up|woke) (?:my|the|a|our) (?:\w+ ){0,3}(?:\.|(?:and|hes|shes|theyre|they|he|she|we)\b)|\b(?:im|i am|were|staying|sitting|sat) (?:here )?with (?:my|her|him|them|a friend|friends|family|people|someone)\b|\b(?:hes|shes|theyre|he|she|they|mum|mom|dad|my \w+|friend|bf|gf|boyfriend|girlfriend|partner|sister|brother|wife|husband|roommate|flatmate) (?:just )?(?:came|come|is coming|are coming|got|is|are) (?:over|round|around|home|here)\b|\b(?:answered|picked up|stayed|staying) (?:on the phone|with me|over)\b|\b(?:at|in) (?:the )?(?:er|a e|hospital|emergency room|urgent care|clinic|crisis cent(?:er|re))\b|\b(?:looking after|taking care of|keeping an eye on) me\b|\b(?:hes|shes|theyre|they are|he is|she is|theyll be|hell be|shell be) (?:coming|on (?:his|her|their) way|here now|with me)\b|\b(?:set me up|referred me|referral|crisis (?:worker|team|center|centre)|psych liaison|safety plan|kids help|samaritans|lifeline|988)\b`)
 	// meansAwayRe is a means handed over, locked up or got rid of.
 	meansAwayRe = regexp.MustCompile(`\b(?:locked|lock) (?:away|up|them|it)\b|\b(?:got rid of|threw out|threw away|thrown away|binned|flushed|disposed of)\b|\b(?:drop ?box|pharmacy|chemist|police station)\b|\b(?:keeps|keeping|has|holds|holding) (?:them|it|the \w+|my \w+)(?: now| for me| a while| for a while| safe)\b|\b(?:are|is|its|theyre) (?:locked|at (?:my |his |her )?\w+s(?: house| place)? now)\b|\b(?:took|taken|gave|given|handed) (?:them|it|the (?:pills|meds|tablets|gun|rifle|knife|knives|blades?|razors?|rope|keys|scissors)) (?:away|to (?:my|a|the|her|his))\b`)
 	// plainByeEndRe, leavingRe and finalWordsRe make an ordinary goodbye:
@@ -1310,9 +1328,24 @@ var (
 	plainByeEndRe = regexp.MustCompile(`\b(?:bye+|bye bye|cya|nite|night|good ?night)(?: \.)?$`)
 	leavingRe     = regexp.MustCompile(`\b(?:thanks|thank you|thank u|thx|ty|gonna|going to|got to|gotta|off to|heading|have to|need to|must)\b`)
 	finalWordsRe  = regexp.MustCompile(`\b(?:forever|for good|everyone|everybody|sorry|last|other side|love you|remember|goodbye)\b`)
+	// ordinaryAskRe opens a practical question ("how do i fix my bike
+	// chain", "whats a quick breakfast", "can you explain photosynthesis"),
+	// which moves on when nothing in it is near the earlier words
+	// (riskNearRe, suicideTalkRe, meansRe).
+	ordinaryAskRe = regexp.MustCompile(`^(?:(?:ok|okay|so|anyway|hey|lol|btw|also|um|hmm|right|wait|oh)(?: \.)? )*(?:how (?:do|can|should|long|often|does)|what (?:is|are|do|does|should|time|kind|would you|can)|whats|which|where (?:can|do|is|should)|when (?:is|does|do)|can (?:you|u)|could (?:you|u)|should i|is it|any (?:good|tips|ideas|recs)|recommend|give me|tell me|help me)\b`)
+	// riskNearRe are words a sideways question about dying or a farewell
+	// uses ("who gets your stuff", "the fastest trains", "a letter to your
+	// kids", "how high").
+	riskNearRe = regexp.MustCompile(`\b(?:will|wills|testament|insurance|letter|letters|note|notes|goodbye|funeral|grave|heaven|hell|afterlife|soul|forever|gone|without me|after i|miss me|find me|body|stuff|belongings|passwords?|account|accounts|feed|look after|take care of|rehome|hurt|hurts|pain|painless|quick way|quickest|fastest|faster|fall|high|tall|tallest|deep|cold|night|alone|lethal|dose|how many|how much|sure|certain|enough|last|never|end|ending|stop|sleep|wake|found|hide|scars?|cuts|marks|bruises|burns|blood|bleeding|\d{1,2} ?am|be there)\b`)
 	// doneNowRe is a bare report that it is done: "done.", "did it",
 	// "it's done now", "all gone now".
 	doneNowRe = regexp.MustCompile(`^(?:(?:ok|okay|well|so|and|its|it is|all|ive|i|just) ){0,3}(?:done|did it|finished|gone|taken)(?: \.|$| now| already| it| them| all)`)
+	// plansWithRe is plans with other people now: "we're going bowling
+	// w my cousins", "off to the beach with friends", "brb".
+	plansWithRe = regexp.MustCompile(`\b(?:(?:going|gonna|off|heading|were|we are|im|i am)(?: \w+){0,4} (?:with|w) (?:my|the|some|a|our|friends|family|people|everyone)\b|brb|gtg|gotta go|(?:my|a) friend (?:just )?(?:invited|asked|texted|called) me)`)
+	// helpedRe says something helped: "the breathing helped", "talking
+	// here helped a lot".
+	helpedRe = regexp.MustCompile(`\b(?:helped|helps|helping)(?: \.|$| a lot| a bit| loads| so much| me| tho| though| heaps)`)
 	// changeSubjectRe turns the conversation to something else.
 	changeSubjectRe = newFilteredRe(regexp.MustCompile(`^(?:hi|hello|hey|hiya|heya|yo|good (?:morning|afternoon|evening))\b|\bhow are you\b|\b(?:anyway|anyways|any way|something else|(?:change|changing) (?:of |the )?(?:subject|topic)|(?:other|different|new) (?:topic|subject)|moving on|move on|never ?mind|nvm|forget (?:it|that|i said|what i said)|instead|distract me|tell me (?:a|an|about|something)|fun fact|(?:lets|let us|can we|could we|wanna|want to|rather|like to|just) talk about|talk about something|whatever \. \w+|(?:thank you|thanks|thank u|thx|ty)(?: so much| for (?:listening|the|talking|being|your|helping|help))?|good ?night|nite|night night|sleep well|(?:see you|see ya|cya|talk) (?:tomorrow|later|soon|in the morning))\b`))
 )

@@ -70,6 +70,15 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"done after a chore", Input{Text: "done", History: []string{"i have to finish the dishes first"}}, LevelNone, LevelNone},
 		{"a time after ending a subscription", Input{Text: "friday", History: []string{"i'm going to end it with the gym"}}, LevelNone, LevelWarning},
 
+		// how people step back, and what only a plain step back answers
+		{"something helped after ideation", Input{Text: "ok the breathing thing helped. i can think a bit clearer now", History: []string{"i want to die"}}, LevelNone, LevelWarning},
+		{"told someone who is there after ideation", Input{Text: "told my dad. he's making tea and we're going to talk", History: []string{"i was thinking about killing myself"}}, LevelNone, LevelWarning},
+		{"plans with friends after ideation", Input{Text: "ok im going to the cinema w my friends, later", History: []string{"i thought about ending it earlier"}}, LevelNone, LevelWarning},
+		{"a practical question after ideation", Input{Text: "how long do i boil rice for", History: []string{"i keep wanting to die"}}, LevelNone, LevelWarning},
+		{"a sideways question after ideation is not moving on", Input{Text: "how long until someone would find me", History: []string{"i keep wanting to die"}}, LevelIdeation, LevelImminent},
+		{"a practical question after an overdose is not moving on", Input{Text: "can you cancel tomorrow's reminder", History: []string{"took 30 of my sleeping pills about 20 mins ago"}}, LevelIdeation, LevelImminent},
+		{"a change of subject after an intent is not moving on", Input{Text: "anyway whats a good show", History: []string{"i'm going to kill myself tonight"}}, LevelIdeation, LevelImminent},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

@@ -37,6 +37,8 @@ func TestAnswerToAreYouSafeIsReadByItsPolarity(t *testing.T) {
 		{"no to are you safe is danger", Input{Text: "no", AskedIfSafe: true, History: history}, LevelImminent, LevelImminent},
 		{"im not to are you safe is danger", Input{Text: "I'm not", AskedIfSafe: true}, LevelImminent, LevelImminent},
 		{"not sure to are you safe is danger", Input{Text: "not sure", AskedIfSafe: true}, LevelImminent, LevelImminent},
+		{"no plan and never would, to are you safe, is not an emergency", Input{Text: "no i dont have a plan, i'd never actually do it", AskedIfSafe: true, History: history}, LevelIdeation, LevelIdeation},
+		{"no plan but alone, to are you safe, is danger", Input{Text: "no i dont have a plan but i'm alone", AskedIfSafe: true, History: history}, LevelImminent, LevelImminent},
 		{"alone to is someone with you is danger", Input{Text: "no one, I'm alone", AskedIfSafe: true}, LevelImminent, LevelImminent},
 		{"yes to are you safe stands on its words", Input{Text: "yes I'm safe", AskedIfSafe: true, History: history}, LevelNone, LevelWarning},
 		{"im with my sister stands on its words", Input{Text: "I'm with my sister", AskedIfSafe: true}, LevelNone, LevelWarning},

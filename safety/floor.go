@@ -155,6 +155,13 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	// a clear "yes" lets this turn stand on its own words.
 	if in.AskedIfSafe {
 		switch {
+		case notSafeRe.MatchString(text) && best.level < 3 && disownRe.MatchString(text) && !unsafeWordsRe.MatchString(text):
+			// "no i dont have a plan, i'd never do it": the "no" answers
+			// the earlier question about intent, not "are you safe?". Not
+			// an emergency, and not a clear yes either: the crisis path
+			// stays for this turn.
+			best = match{level: 2, conf: 0.6, note: "a denial of intent in answer to a safety question"}
+			cur.path = append(cur.path, "denial_after_safety_question")
 		case notSafeRe.MatchString(text):
 			a.Level, a.Confidence = LevelImminent, 0.85
 			a.Reason = "not safe, in answer to a safety question"
@@ -447,7 +454,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 		}
 	}
 	res.timing = inSentence(timingRe) || inSentence(timingNumRe)
-	res.prep = inSentence(prepRe)
+	// A preparation said in a negation ("i don't have a plan", "i'd never
+	// do it") is not one.
+	res.prep = inSentence(prepRe) && unnegated(prepRe, canon)
 	// Combinations within one message.
 	b := res.best()
 	if b.level >= 2 && (res.timing || res.prep || inSentence(actInContextRe)) && b.level < 3 && !pastOnly(res) {
@@ -760,6 +769,10 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	if best.level < 3 && anyIdeation && cb.level < 2 && len(strings.Fields(canon)) <= followUpWords &&
 		(prepNow || !stepBackRe.matchHits(canon, ch)) && !retractRe.matchHits(canon, ch) && !absenceExcuseRe.matchHits(canon, ch) {
 		switch {
+		case followTimeRe.MatchString(canon) && habitualRe.MatchString(canon) && !followResolveRe.MatchString(canon) && !followFarewellRe.MatchString(canon):
+			// "every night when i'm alone": when the thoughts come, not
+			// when it will be done.
+			raise(2, 0.7, "when the thoughts come, after ideation earlier")
 		case followTimeRe.MatchString(canon) || followResolveRe.MatchString(canon) || followFarewellRe.MatchString(canon):
 			raise(3, 0.75, "a time, a decision or a farewell after ideation earlier")
 		case meansRe.matchHits(canon, ch):
@@ -916,6 +929,23 @@ func clauseOf(canon string, bounds []int, off int) (int, int) {
 		start += k + 5
 	}
 	return start, end
+}
+
+// notAfraidRe ends a prefix that affirms what follows: "i'm not scared to
+// do it", "no longer afraid of".
+var notAfraidRe = regexp.MustCompile(`\b(?:not|never|no longer) (?:\w+ )?(?:scared|afraid|frightened|hesitant|waiting) (?:to|of) $`)
+
+// unnegated reports a match of re in canon that no negation just before
+// it in its sentence takes back.
+func unnegated(re filteredRe, canon string) bool {
+	for _, loc := range re.re.FindAllStringIndex(canon, -1) {
+		start := strings.LastIndex(canon[:loc[0]], " . ") + 1
+		prefix := canon[start:loc[0]]
+		if !negatedBefore(prefix) || notAfraidRe.MatchString(prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // negatedBefore reports a negator in the last three words before a match
@@ -1337,12 +1367,18 @@ var (
 	// uses ("who gets your stuff", "the fastest trains", "a letter to your
 	// kids", "how high").
 	riskNearRe = regexp.MustCompile(`\b(?:will|wills|testament|insurance|letter|letters|note|notes|goodbye|funeral|grave|heaven|hell|afterlife|soul|forever|gone|without me|after i|miss me|find me|body|stuff|belongings|passwords?|account|accounts|feed|look after|take care of|rehome|hurt|hurts|pain|painless|quick way|quickest|fastest|faster|fall|high|tall|tallest|deep|cold|night|alone|lethal|dose|how many|how much|sure|certain|enough|last|never|end|ending|stop|sleep|wake|found|hide|scars?|cuts|marks|bruises|burns|blood|bleeding|\d{1,2} ?am|be there)\b`)
+	// habitualRe says a time is a habit ("every night", "most mornings",
+	// "always after dinner"), not one time to come.
+	habitualRe = regexp.MustCompile(`\b(?:(?:every|each|most|some|all|many) (?:single )?(?:night|nights|day|days|morning|mornings|evening|evenings|weekend|weekends|time|week)|(?:at|during the|in the) (?:night|nights|mornings?|evenings?)|always|usually|often|sometimes|whenever|mostly|normally|constantly|worst (?:at|on|in|when)|hits (?:hardest|worst)|comes? (?:back|around|and goes))\b`)
 	// doneNowRe is a bare report that it is done: "done.", "did it",
 	// "it's done now", "all gone now".
 	doneNowRe = regexp.MustCompile(`^(?:(?:ok|okay|well|so|and|its|it is|all|ive|i|just) ){0,3}(?:done|did it|finished|gone|taken)(?: \.|$| now| already| it| them| all)`)
 	// plansWithRe is plans with other people now: "we're going bowling
 	// w my cousins", "off to the beach with friends", "brb".
 	plansWithRe = regexp.MustCompile(`\b(?:(?:going|gonna|off|heading|were|we are|im|i am)(?: \w+){0,4} (?:with|w) (?:my|the|some|a|our|friends|family|people|everyone)\b|brb|gtg|gotta go|(?:my|a) friend (?:just )?(?:invited|asked|texted|called) me)`)
+	// unsafeWordsRe says the person is not safe or is alone, whatever
+	// else the message denies.
+	unsafeWordsRe = regexp.MustCompile(`\b(?:not safe|unsafe|dont feel safe|do not feel safe|alone|by myself|on my own|nobody|no one|noone|scared|afraid|cant|cannot|can not)\b`)
 	// helpedRe says something helped: "the breathing helped", "talking
 	// here helped a lot".
 	helpedRe = regexp.MustCompile(`\b(?:helped|helps|helping)(?: \.|$| a lot| a bit| loads| so much| me| tho| though| heaps)`)

@@ -79,6 +79,10 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a practical question after an overdose is not moving on", Input{Text: "can you cancel tomorrow's reminder", History: []string{"took 30 of my sleeping pills about 20 mins ago"}}, LevelIdeation, LevelImminent},
 		{"a change of subject after an intent is not moving on", Input{Text: "anyway whats a good show", History: []string{"i'm going to kill myself tonight"}}, LevelIdeation, LevelImminent},
 
+		{"when the thoughts come is not when it will be done", Input{Text: "every night when i'm alone in my room", History: []string{"honestly i just want to die"}}, LevelIdeation, LevelIdeation},
+		{"a wish to die and a denial of doing it is not intent", Input{Text: "I want to die but I would never do it"}, LevelIdeation, LevelIdeation},
+		{"not scared to do it is intent", Input{Text: "I want to die and I'm not scared to do it now"}, LevelImminent, LevelImminent},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

@@ -129,7 +129,11 @@ type Input struct {
 	// Text is the message.
 	Text string `json:"text"`
 	// History holds the person's previous messages in this session, oldest
-	// first (a short window), so that risk spread over messages is seen.
+	// first (a short window), so that risk spread over messages is seen. A
+	// disclosure of the person's own in it (level 2 or 3) stays with the
+	// conversation: a later message is read at level 2 at least until one
+	// steps back from it (safe, calmer, help sought, a denial, and after a
+	// level-2 disclosure also a change of subject).
 	History []string `json:"history,omitempty"`
 	// AskedSafetyQuestion is true when Haven's previous reply asked directly
 	// about suicidal thoughts or intent (a question where "yes" means risk);

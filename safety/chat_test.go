@@ -182,7 +182,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 2026-11-24 that followed them: rules alone 317 with 59, the whole floor
 // 405 with 67 (318 / 58 and 406 / 66 after the last rule changes read on
 // the training sets; 321 / 61 and 408 / 69 once the window kept ideation
-// until the person stepped back, 2026-11-25).
+// until the person stepped back, 2026-11-25; 322 / 60 and 409 / 68 once
+// an intent the rules lowered alone met a means outside it).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -212,9 +213,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1145, 127},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 321, 61},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 408, 69},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1153, 127},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 322, 60},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 409, 68},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 373, 44},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 297, 37},
 	} {

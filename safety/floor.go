@@ -296,6 +296,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// The message-wide cues never span a sentence mark: each runs only on
 	// the sentences whose own prefilter hits pass, not on the whole text.
 	inSentence := func(re filteredRe) bool { return matchSentences(re, canon, clauses, sentHits, all) }
+	// intentSpans are the matches of intent or farewell rules lowered for
+	// want of context.
+	var intentSpans [][2]int
 	recovered := inSentence(recoveryRe)
 	res.suicideTalk = inSentence(suicideTalkRe)
 	fams := distressFamilies(canon, all)
@@ -435,6 +438,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			}
 			if (strings.HasPrefix(r.id, "intent.") || strings.HasPrefix(r.id, "goodbye.")) && mod == "no_context" {
 				res.loweredIntent = true
+				intentSpans = append(intentSpans, [2]int{loc[0], loc[1]})
 			}
 			if r.selfInjury && m.level >= 2 {
 				res.flags.SelfInjury = true
@@ -462,6 +466,14 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	if b.level >= 2 && (res.timing || res.prep || inSentence(actInContextRe)) && b.level < 3 && !pastOnly(res) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
 		res.path = append(res.path, "combine:ideation+timing_or_prep")
+	}
+	// An intent or a farewell the rules lowered for want of talk of dying
+	// ("going to do it tonite") is that talk's context for a means or a
+	// preparation in the same message ("ive got the tablets out"), and
+	// the other way round.
+	if b.level < 3 && res.loweredIntent && (res.loweredPrep || meansOutside(canon, all, intentSpans)) {
+		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "intent with a means or a preparation"})
+		res.path = append(res.path, "combine:intent+means")
 	}
 	if b.level <= 1 {
 		warnRules := 0
@@ -934,6 +946,28 @@ func clauseOf(canon string, bounds []int, off int) (int, int) {
 // notAfraidRe ends a prefix that affirms what follows: "i'm not scared to
 // do it", "no longer afraid of".
 var notAfraidRe = regexp.MustCompile(`\b(?:not|never|no longer) (?:\w+ )?(?:scared|afraid|frightened|hesitant|waiting) (?:to|of) $`)
+
+// meansOutside reports a means named in canon (h its prefilter hits)
+// outside the spans: "i will take them tonight" names its pills inside
+// the intent, "going to do it, ive got the tablets out" outside it.
+func meansOutside(canon string, h hits, spans [][2]int) bool {
+	if !meansRe.ok(h) {
+		return false
+	}
+	for _, loc := range meansRe.re.FindAllStringIndex(canon, -1) {
+		inside := false
+		for _, sp := range spans {
+			if loc[0] < sp[1] && loc[1] > sp[0] {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return true
+		}
+	}
+	return false
+}
 
 // unnegated reports a match of re in canon that no negation just before
 // it in its sentence takes back.

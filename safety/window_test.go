@@ -83,6 +83,10 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a wish to die and a denial of doing it is not intent", Input{Text: "I want to die but I would never do it"}, LevelIdeation, LevelIdeation},
 		{"not scared to do it is intent", Input{Text: "I want to die and I'm not scared to do it now"}, LevelImminent, LevelImminent},
 
+		{"an intent with the tablets out in one message", Input{Text: "going to do it tonite ive got the tablets out"}, LevelImminent, LevelImminent},
+		{"an intent with a rope in one message", Input{Text: "im doing it this weekend, the rope is in the boot"}, LevelImminent, LevelImminent},
+		{"a match to be won tonight", Input{Text: "we're going to do it tonight lads, the cup is ours"}, LevelNone, LevelWarning},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

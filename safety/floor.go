@@ -969,13 +969,23 @@ func meansOutside(canon string, h hits, spans [][2]int) bool {
 	return false
 }
 
-// unnegated reports a match of re in canon that no negation just before
-// it in its sentence takes back.
+// ownDenialRe ends a prefix in which the writer denies what follows
+// ("i'd never", "i dont have", "i wont"), as against a negation of
+// something else ("a reason not to", "part of me doesn't want to").
+var ownDenialRe = regexp.MustCompile(`(?:\b(?:i|id|ill|im|i would|i will|i am)(?: \w+)? |^)(?:never|wont|wouldnt|will not|would not|dont|do not|didnt|did not|havent|have not|not going to|not gonna)(?: \w+){0,2} $`)
+
+// hedgeRe is a denial held loosely: "i probably won't", "maybe i won't".
+var hedgeRe = regexp.MustCompile(`\b(?:probably|maybe|might|perhaps|think|hope|part of me|not sure|for now|yet)\b`)
+
+// unnegated reports a match of re in canon that no denial of the
+// writer's own just before it in its sentence takes back ("i'd never do
+// it", "i dont have a plan"; not "a reason not to do it", "i probably
+// won't do it").
 func unnegated(re filteredRe, canon string) bool {
 	for _, loc := range re.re.FindAllStringIndex(canon, -1) {
 		start := strings.LastIndex(canon[:loc[0]], " . ") + 1
 		prefix := canon[start:loc[0]]
-		if !negatedBefore(prefix) || notAfraidRe.MatchString(prefix) {
+		if !negatedBefore(prefix) || notAfraidRe.MatchString(prefix) || !ownDenialRe.MatchString(prefix) || hedgeRe.MatchString(prefix) {
 			return true
 		}
 	}

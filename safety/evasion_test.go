@@ -114,6 +114,8 @@ var evasionSlang = []string{
 	"I just want to end it all",
 	"I want to off myself",
 	"I want to kms fr",
+	"im so ready to be unalive",
+	"i just want to unalive",
 }
 
 var evasionIdioms = []string{

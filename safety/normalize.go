@@ -354,6 +354,14 @@ var slangPhrases = []struct {
 	{[]string{"sewerside"}, []string{"suicide"}},
 	{[]string{"toaster", "bath"}, []string{"suicide"}},
 	{[]string{"self", "delete"}, []string{"kill", "myself"}},
+	{[]string{"to", "unalive", "myself"}, []string{"to", "kill", "myself"}},
+	{[]string{"to", "unalive", "me"}, []string{"to", "kill", "me"}},
+	// Without an object "unalive" is the state or the act of dying:
+	// "ready to be unalive", "i just want to unalive", "my unalive plan".
+	{[]string{"be", "unalive"}, []string{"be", "dead"}},
+	{[]string{"being", "unalive"}, []string{"being", "dead"}},
+	{[]string{"to", "unalive"}, []string{"to", "die"}},
+	{[]string{"unalive", "plan"}, []string{"suicide", "plan"}},
 	{[]string{"unalive", "myself"}, []string{"kill", "myself"}},
 	{[]string{"unaliving", "myself"}, []string{"killing", "myself"}},
 	{[]string{"unalived", "myself"}, []string{"killed", "myself"}},

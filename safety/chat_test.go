@@ -213,10 +213,10 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1160, 127},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1161, 127},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 322, 60},
 		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 409, 68},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 373, 44},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 379, 44},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 297, 37},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

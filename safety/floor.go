@@ -70,7 +70,7 @@ var (
 	// fictionRe marks a clause about a story or a character.
 	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the) (?:character|protagonist|novel|fanfic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song|video ?game|videogame|\w+ game)\b|\bin (?:minecraft|fortnite|call of duty|gta|skyrim|the sims|roblox|dark souls|elden ring)\b|\blyrics?\b|\bquote\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
-	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
+	accidentRe = newFilteredRe(regexp.MustCompile(`\b(?:by accident|accidentally|accidental|eczema|psoriasis|dermatitis|hives|rash|itchy|an itch|the itch|mosquito bites?|bug bites|chicken ?pox|allergic reaction|shaving|cooking|chopping|cutting (?:onions|vegetables|veggies|bread|paper)|on (?:a|the) (?:paper|glass|fence|nail|knife|can|counter|table)|while (?:cooking|shaving|working|gardening|running|playing|climbing|skiing|biking|riding)|at the gym|playing (?:football|soccer|basketball|sports|rugby|hockey)|fell|tripped|slipped|sprained|stubbed|on the (?:stairs|ice|ladder|road)|(?:my|a|the) (?:bike|skateboard|scooter|motorbike|ladder)|(?:driving|skating|skiing|snowboarding|surfing|hiking))\b`))
 	// leisureRe marks a clause about a sport, a hobby, work or a repair,
 	// where ropes, guns, knives, bridges and roofs have their everyday use.
 	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pals?|penpals?|parade|fireworks|festival|concert|marathon|tour|sightseeing)\b`))
@@ -264,7 +264,7 @@ var (
 	suicideTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:suicid\w*|kill me|end me|died|kill(?:ing)? (?:myself|themselves|himself|herself|yourself|yourselves)|end(?:ing)? (?:(?:my|their|his|her) (?:own )?life|it all)|die|dying|dead|death|not wake up|overdose|hang myself|attempt)\b`))
 	// aftermathRe are words around an ingestion or attempt in progress.
 	aftermathRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:will|would|am) i (?:be ok|be okay|be fine|survive|die)|regret (?:it|what)|poison control|hospital|impulsive|woozy|dizzy|throw up|threw up|vomit|passed out|whats (?:going )?to (?:happen|come)|what to expect|just waiting|waiting now|psych ward|psychiatric ward|hospitali[sz]ed|emergency room|ambulance|icu|hour hold|stomach pumped|(?:dont|do not) (?:try to |bother (?:trying to )?)?(?:find|look for|save|stop) me)\b`))
-	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|right now|in (?:a few|two|three) (?:hours|days)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
+	timingRe    = newFilteredRe(regexp.MustCompile(`\b(?:tonights?|today|the night|its time|tomorrow|this weekend|this week|next week|(?:on|this|next) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|right now|in (?:a few|two|three) (?:hours|days)|after (?:everyone|they) (?:leave|leaves|go|goes|are asleep))\b`))
 	// timingNumRe is timing said with a number (its own pattern, so that
 	// it runs only on texts with a digit).
 	timingNumRe = newFilteredRe(regexp.MustCompile(`\b(?:in \d+ (?:hours|days)|on the \d+(?:st|nd|rd|th))\b`))
@@ -765,7 +765,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	}
 	decidedNow := resolve || followResolveRe.MatchString(canon)
 	timeNow := cur.timing || (len(strings.Fields(canon)) <= followUpWords && followTimeRe.MatchString(canon))
-	if (intentHist && (prepNow || timeNow || decidedNow)) || (prepHist && (cur.loweredIntent || decidedNow)) {
+	if (intentHist && (prepNow || timeNow || decidedNow || meansRe.matchHits(canon, ch))) || (prepHist && (cur.loweredIntent || decidedNow)) {
 		raise(3, 0.7, "intent and preparation or a time, over several messages")
 	}
 	if (intentHist || prepHist) && doneNowRe.MatchString(canon) && !steppedBack(canon, ch, true) {
@@ -877,7 +877,7 @@ func steppedBack(canon string, h hits, plainOnly bool) bool {
 	back := (safeWordRe.MatchString(canon) && !notSafeWordRe.MatchString(canon)) ||
 		stepBackRe.matchHits(canon, h) || calmerRe.matchHits(canon, h) ||
 		disownRe.MatchString(canon) || helpSoughtRe.MatchString(canon) || meansAwayRe.MatchString(canon) ||
-		recoveryRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || safeRe.matchHits(canon, h) || helpedRe.MatchString(canon) ||
+		recoveryRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || helpedRe.MatchString(canon) ||
 		(!plainOnly && (changeSubjectRe.matchHits(canon, h) || (plansWithRe.MatchString(canon) && !finalWordsRe.MatchString(canon)) ||
 			(ordinaryAskRe.MatchString(canon) && !riskNearRe.MatchString(canon) && !suicideTalkRe.matchHits(canon, h) && !meansRe.matchHits(canon, h))))
 	if !back {

@@ -87,6 +87,11 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"an intent with a rope in one message", Input{Text: "im doing it this weekend, the rope is in the boot"}, LevelImminent, LevelImminent},
 		{"a match to be won tonight", Input{Text: "we're going to do it tonight lads, the cup is ours"}, LevelNone, LevelWarning},
 
+		{"a bare yes after ideation is not a step back", Input{Text: "ya", History: []string{"thinking about suicide again"}}, LevelIdeation, LevelImminent},
+		{"a means after an intent this week", Input{Text: "the rope is in my wardrobe", History: []string{"i am ending it this week"}}, LevelImminent, LevelImminent},
+		{"scratching until the skin is open is self-injury", Input{Text: "i scratch my arms until the skin is open"}, LevelIdeation, LevelImminent},
+		{"scratching eczema until it bleeds is not", Input{Text: "i scratch my skin until it bleeds, my eczema is awful"}, LevelNone, LevelWarning},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

@@ -80,7 +80,7 @@ var (
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
 	// absenceExcuseRe is an ordinary reason to be away or silent.
-	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad|in with)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -466,6 +466,17 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	if b.level >= 2 && (res.timing || res.prep || inSentence(actInContextRe)) && b.level < 3 && !pastOnly(res) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.8, note: "ideation with timing or preparation"})
 		res.path = append(res.path, "combine:ideation+timing_or_prep")
+	}
+	// The shape of a plan told without a word of dying ("tomorrow after the
+	// school run i'm driving out to the cliffs and i'm not driving back",
+	// "friday after payday. worked it all out"): a finality or a worked-out
+	// decision, with a time, a means or a place to die, or with each
+	// other. Not when a rule set something aside here (a negation, a third
+	// party, a story), nor for an ordinary absence (a move, a trip).
+	if b.level < 3 && len(res.decided) == 0 && !res.flags.ThirdParty && planShape(canon, res.timing) &&
+		!inSentence(absenceExcuseRe) && !fictionRe.matchHits(canon, all) {
+		res.matches = append(res.matches, match{level: 3, conf: 0.7, note: "a plan told by its shape: a time, a place or a means, and no way back"})
+		res.path = append(res.path, "combine:plan_shape")
 	}
 	// An intent or a farewell the rules lowered for want of talk of dying
 	// ("going to do it tonite") is that talk's context for a means or a
@@ -946,6 +957,46 @@ func clauseOf(canon string, bounds []int, off int) (int, int) {
 // notAfraidRe ends a prefix that affirms what follows: "i'm not scared to
 // do it", "no longer afraid of".
 var notAfraidRe = regexp.MustCompile(`\b(?:not|never|no longer) (?:\w+ )?(?:scared|afraid|frightened|hesitant|waiting) (?:to|of) $`)
+
+// Cues of a plan's shape (see planShape).
+var (
+	// planPlaceRe is a place or a means to die at or by.
+	planPlaceRe = mustCompilePattern(`\b(?:{height}|lake|river|sea|ocean|canal|reservoir|woods|forest|tracks|railway|level crossing|railway crossing|the express|the train|trains|rope|pills|tablets|gun|the car|exhaust|garage)\b`)
+	// finalityRe is no way back: "not coming back", "then i'm gone",
+	// "so my kids aren't the ones who find me".
+	finalityRe = regexp.MustCompile(`\b(?:not (?:coming|going|getting) back|not coming home|not (?:driving|walking|swimming|climbing) (?:back|out|home|down)|(?:then|and|after that) (?:im|i am|ill be) gone|gone for good|checking out for good|my exit|the (?:ones?|first|person) (?:who|to|that) finds? me|(?:whoever|nobody|no one|someone) (?:will |would |has to |needs to )?finds? me|never (?:coming|be|be coming) back|walk in and not walk out|i will join (?:him|her|them))\b`)
+	// othersWayBackRe ends a prefix whose subject is someone or something
+	// else: "the customer will never be coming back".
+	othersWayBackRe = regexp.MustCompile(`\b(?:he|she|they|it|(?:the|a|an|this|that|his|her|their|our|your) \w+)(?: will| would| is| are| was| were| has| have)?(?: \w+)? $`)
+	// finalityLaterRe takes the way back for later: "not coming back till
+	// late".
+	finalityLaterRe = regexp.MustCompile(`\b(?:back|home|out|down) (?:till|until|til|before|for|in time)\b`)
+	// workedOutRe is a decision with its details: "worked it all out", "i
+	// know where and when", "thats the plan".
+	workedOutRe = regexp.MustCompile(`\b(?:worked it (?:all )?out|worked (?:it )?all out|worked out (?:where|when|how|the details|everything)|(?:know|knew|decided|picked|chose|worked out) (?:exactly )?(?:where|when|how) and (?:how|when|where)|(?:decided|picked|chosen|chose|settled) on (?:the|a) (?:day|date|place|spot|tree|bridge|time|train|method)|its (?:all )?(?:decided|arranged|planned|settled)|(?:thats|that is) (?:the plan|my exit)|for real this time)\b`)
+)
+
+// planShape reports the shape of a plan in canon: no way back, or a
+// worked-out decision, together with a time (timing: the scan's timing
+// cue), a place or a means, or each other.
+func planShape(canon string, timing bool) bool {
+	final := false
+	for _, loc := range finalityRe.FindAllStringIndex(canon, -1) {
+		start := strings.LastIndex(canon[:loc[0]], " . ") + 1
+		if !othersWayBackRe.MatchString(canon[start:loc[0]]) {
+			final = true
+			break
+		}
+	}
+	final = final && !finalityLaterRe.MatchString(canon)
+	worked := workedOutRe.MatchString(canon)
+	if !final && !worked {
+		return false
+	}
+	when := timing || followTimeRe.MatchString(canon)
+	where := planPlaceRe.MatchString(canon)
+	return (final && (when || where || worked)) || (worked && (when || where))
+}
 
 // meansOutside reports a means named in canon (h its prefilter hits)
 // outside the spans: "i will take them tonight" names its pills inside

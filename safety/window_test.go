@@ -92,6 +92,15 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"scratching until the skin is open is self-injury", Input{Text: "i scratch my arms until the skin is open"}, LevelIdeation, LevelImminent},
 		{"scratching eczema until it bleeds is not", Input{Text: "i scratch my skin until it bleeds, my eczema is awful"}, LevelNone, LevelWarning},
 
+		// a plan told by its shape, with no word of dying
+		{"a drive with no way back", Input{Text: "tomorrow after the school run i'm driving out to the cliffs and i'm not driving back"}, LevelImminent, LevelImminent},
+		{"a day and everything worked out", Input{Text: "friday after payday. worked it all out"}, LevelImminent, LevelImminent},
+		{"so the kids are not the ones who find me", Input{Text: "booked a hotel for tuesday so my kids aren't the ones who find me"}, LevelImminent, LevelImminent},
+		{"a night out, back late", Input{Text: "going to the lake tonight with the lads, not coming back till late"}, LevelNone, LevelWarning},
+		{"a move with no way back", Input{Text: "leaving tomorrow and not coming back, moving in with my aunt"}, LevelNone, LevelWarning},
+		{"a customer who will not come back", Input{Text: "the customer will never be coming back after that"}, LevelNone, LevelWarning},
+		{"a workout", Input{Text: "worked out at the gym tonight, legs are dead"}, LevelNone, LevelWarning},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

@@ -172,6 +172,16 @@ var conceptRules = []rule{
 	{id: "concept.not_coming_back", level: 2, conf: 0.7, excusable: true, whole: true, src: `(?:leaving|going|walking out|heading out|going out|leave|go)(?: \w+){0,3} (?:and )?(?:im |i am |ill )?(?:not|never|wont be) (?:coming|going to come|come) back(?: \.)? (?:ever|forever|for good|again|ever again)`},
 	{id: "concept.away_forever", level: 2, conf: 0.7, excusable: true, src: `(?:im|i am|i will be|ill be) (?:going|leaving|gone|disappearing|going away) (?:away )?(?:forever|for good|permanently|for ever)(?: \.|$| tonight| today| soon| now| and)`},
 	{id: "concept.before_i_go", level: 3, conf: 0.75, notFollowedBy: []string{"to", "home", "out", "back", "on", "away", "for", "into", "abroad", "overseas", "off", "in", "up", "at", "there", "over", "outside", "inside", "shopping", "camping", "and", "but"}, src: `(?:wanted|want|needed|need) (?:someone|somebody|you|anyone|people|my \w+) to know(?: \w+){0,3} before i (?:go|die|do it|end it|leave)`},
+	// A time after one's own death named as such: "so he can get into my
+	// stuff after im gone", "a list of who to ring for when i'm gone".
+	{id: "concept.after_gone", level: 3, conf: 0.75, excusable: true, notFollowedBy: []string{"to", "on", "for", "from", "away", "out", "off", "abroad", "overseas", "back", "home", "travelling", "traveling"}, src: `(?:after|when|once|for when|for after|by the time) (?:im|i am|ive|i have) (?:gone|dead|no longer here|no longer around)`},
+	// Things not needed where one is going, or after tonight: "I won't
+	// need them where I am going", "won't be needing the app after
+	// tonight".
+	{id: "concept.wont_need_after", level: 3, conf: 0.75, excusable: true, src: `(?:wont|will not|dont|do not|wont be|will not be) (?:need|needing) (?:it|them|this|these|that|those|any of (?:it|this|them)|my \w+|the \w+|\w+)(?: \w+){0,2} (?:where im going|where i am going|where i go|after (?:tonight|today|this week|tomorrow|this weekend))`},
+	// Everything settled with nothing left after: "nothing left to do
+	// now", "my affairs in order" (loose ends: prep.loose_ends).
+	{id: "concept.affairs_done", level: 3, conf: 0.7, excusable: true, needsContext: true, src: `(?:nothing (?:left )?to do now|(?:got|getting|put|putting) (?:all )?my affairs in order|everything(?:s| is) (?:sorted|in order|done|taken care of) for (?:when|after) )`},
 	{id: "concept.absence_ever", whole: true, level: 3, conf: 0.8, excusable: true, src: `(?:wont|will not|not going to|never going to) be (?:answering|replying|responding|texting|around|here)(?: \w+){0,2} \.? ?ever(?: again)?`},
 	{id: "concept.found", level: 3, conf: 0.8, src: `(?:theyll|they will|someone will|somebody will|my \w+ will|theyre going to|youll|you will) (?:\w+ )?find (?:me|my body)(?: \w+){0,3} (?:in the morning|tomorrow|dead|hanging|when|after|before|on|in the)`},
 	{id: "concept.found_time", level: 3, conf: 0.75, src: `(?:tomorrow|in the morning|tonight|by morning|when they wake up|when they get home)(?: morning)? (?:\w+ ){0,2}(?:someone|somebody|they|my \w+|people|you|the police|my family|theyll|youll) (?:will |is going to |are going to |gonna |ll )?(?:\w+ )?find (?:me|my body)(?: \.|$| dead| hanging| in)`},

@@ -101,6 +101,12 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a customer who will not come back", Input{Text: "the customer will never be coming back after that"}, LevelNone, LevelWarning},
 		{"a workout", Input{Text: "worked out at the gym tonight, legs are dead"}, LevelNone, LevelWarning},
 
+		// finality said by what comes after
+		{"passwords for after I'm gone", Input{Text: "made a doc with all my passwords for my brother so he can get into my stuff after im gone"}, LevelImminent, LevelImminent},
+		{"not needed where I am going", Input{Text: "gave my ring to my granddaughter today. I wont need it where I am going."}, LevelImminent, LevelImminent},
+		{"gone for the weekend", Input{Text: "can you water the plants when im gone for the weekend"}, LevelNone, LevelWarning},
+		{"what flatmates do when I'm not around", Input{Text: "they eat my food when im not around"}, LevelNone, LevelWarning},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

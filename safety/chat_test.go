@@ -182,7 +182,7 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 2026-11-24 that followed them: rules alone 317 with 59, the whole floor
 // 405 with 67 (318 / 58 and 406 / 66 after the last rule changes read on
 // the training sets; 321 / 61 and 408 / 69 once the window kept ideation
-// until the person stepped back, 2026-11-25; 322 / 60 and 409 / 68 once
+// until the person stepped back, 2026-11-24; 322 / 60 and 409 / 68 once
 // an intent the rules lowered alone met a means outside it; 330 / 60 and
 // 417 / 68 once a plan was read by its shape; 337 / 60 and 423 / 68 with
 // the time after one is gone).

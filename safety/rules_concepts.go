@@ -182,6 +182,17 @@ var conceptRules = []rule{
 	// Everything settled with nothing left after: "nothing left to do
 	// now", "my affairs in order" (loose ends: prep.loose_ends).
 	{id: "concept.affairs_done", level: 3, conf: 0.7, excusable: true, needsContext: true, src: `(?:nothing (?:left )?to do now|(?:got|getting|put|putting) (?:all )?my affairs in order|everything(?:s| is) (?:sorted|in order|done|taken care of) for (?:when|after) )`},
+	// A last message that says goodbye with it: "last message. its
+	// nobody's fault", "this will be my last message. thank you for
+	// everything", "final message ig. love u mom".
+	{id: "concept.last_message_farewell", whole: true, level: 3, conf: 0.75, src: `(?:my |this is my |this will be my |this my |the )?(?:last|final) (?:message|msg|post|check in|text|words)(?: ever| \w+){0,3} (?:\. )?(?:\w+ ){0,3}(?:(?:its|it is|it was|this is) (?:nobodys|no ones|not (?:your|anyones|anybodys)) fault|(?:i )?love (?:you|u|ya)(?: all)?|(?:thank you|thanks|ty) for (?:everything|all of it|listening|being there|the chats|the talks)|(?:im )?sorry(?: for everything| for all of it)?(?: \.|$)|forgive me|(?:goodbye|bye|farewell) (?:everyone|all|for good|forever))`},
+	// A last word left for someone through another: "if he asks, tell him
+	// it's not his fault", "tell my boy his dad loved him".
+	{id: "concept.relay_farewell", level: 3, conf: 0.75, src: `if (?:he|she|they|my \w+|\w+) (?:ever )?asks?(?: after (?:tonight|today|this)| why)?(?: \.)? (?:tell|let) (?:him|her|them|my \w+|\w+) (?:that |know )?(?:(?:it was|its|it is|it wasnt|it isnt|it was not|it is not|none of (?:it|this) (?:was|is)) (?:not )?(?:his|her|their|your|anyones|nobodys)? ?fault|(?:his|her|their) (?:dad|mum|mom|papa|mama|father|mother|brother|sister|\w+) (?:loved|love|loves|is sorry|was sorry) (?:him|her|them)?)`},
+	{id: "concept.relay_going", level: 3, conf: 0.75, src: `(?:tell|let) (?:him|her|them|my \w+|\w+) (?:that |know )?(?:\w+ ){1,6}(?:loved|love|sorry|fault)(?: \w+){0,5} (?:\. )?(?:im|i am) (?:going (?:now|tonight)|gone|finished now|done now|ready to go)`},
+	// It will be over by a time to come: "by the time she wakes up it'll be
+	// over", "by the time you read this".
+	{id: "concept.over_by_then", level: 3, conf: 0.75, src: `by the time (?:you|she|he|they|anyone|someone|my \w+|\w+) (?:reads? this|read this|wakes? up|gets? (?:home|back|here)|sees? this|finds? (?:this|me|out))(?: \.)? (?:it|this|everything|i)(?:ll| will| wil) (?:be (?:over|done|gone|finished)|have (?:done it|gone))`},
 	{id: "concept.absence_ever", whole: true, level: 3, conf: 0.8, excusable: true, src: `(?:wont|will not|not going to|never going to) be (?:answering|replying|responding|texting|around|here)(?: \w+){0,2} \.? ?ever(?: again)?`},
 	{id: "concept.found", level: 3, conf: 0.8, src: `(?:theyll|they will|someone will|somebody will|my \w+ will|theyre going to|youll|you will) (?:\w+ )?find (?:me|my body)(?: \w+){0,3} (?:in the morning|tomorrow|dead|hanging|when|after|before|on|in the)`},
 	{id: "concept.found_time", level: 3, conf: 0.75, src: `(?:tomorrow|in the morning|tonight|by morning|when they wake up|when they get home)(?: morning)? (?:\w+ ){0,2}(?:someone|somebody|they|my \w+|people|you|the police|my family|theyll|youll) (?:will |is going to |are going to |gonna |ll )?(?:\w+ )?find (?:me|my body)(?: \.|$| dead| hanging| in)`},

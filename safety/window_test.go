@@ -107,6 +107,12 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"gone for the weekend", Input{Text: "can you water the plants when im gone for the weekend"}, LevelNone, LevelWarning},
 		{"what flatmates do when I'm not around", Input{Text: "they eat my food when im not around"}, LevelNone, LevelWarning},
 
+		{"a last message that says it is nobody's fault", Input{Text: "last message. its nobody's fault"}, LevelImminent, LevelImminent},
+		{"a last message before the bus", Input{Text: "last message. bye", History: []string{"my bus is here"}}, LevelNone, LevelWarning},
+		{"a word left for a child through another", Input{Text: "If my boy ever asks, tell him his dad loved him more than anything."}, LevelImminent, LevelImminent},
+		{"a word for mum through another", Input{Text: "if mum asks tell her i love her, i'll call tomorrow"}, LevelNone, LevelWarning},
+		{"over by the time she wakes", Input{Text: "by the time she wakes up it'll be over"}, LevelImminent, LevelImminent},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

@@ -185,7 +185,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // until the person stepped back, 2026-11-24; 322 / 60 and 409 / 68 once
 // an intent the rules lowered alone met a means outside it; 330 / 60 and
 // 417 / 68 once a plan was read by its shape; 337 / 60 and 423 / 68 with
-// the time after one is gone).
+// the time after one is gone; 343 / 60 and 428 / 68 with an overdose told
+// as a tally and a few more slips read back).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -215,9 +216,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1230, 130},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 337, 60},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 423, 68},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1253, 130},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 343, 60},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 428, 68},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 379, 44},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 297, 37},
 	} {

@@ -258,20 +258,36 @@ var typoMap = func() map[string]string {
 	// Vowels dropped in haste: "i wsh i wsa ded", "i dnt wake up".
 	m["dnt"], m["wsh"], m["wnt"], m["wsa"], m["ded"] = "dont", "wish", "want", "was", "dead"
 	m["lif"], m["lyf"] = "life", "life"
+	// Short slips and shorthand the length rule above leaves out: "i wnat
+	// to dei", "sucide thots", "frm the bridg", "tmrw nite".
+	m["dei"], m["thots"], m["frm"], m["nite"], m["bridg"], m["brige"] = "die", "thoughts", "from", "night", "bridge", "bridge"
 	return m
 }()
+
+// toBefore are the words after which "2" is "to" ("want 2 die").
+// Not after "have", "need" or "about", where "2" is a count ("i have 2
+// left", "about 2 hours ago").
+var toBefore = map[string]bool{"want": true, "going": true, "ready": true, "trying": true, "try": true, "wanted": true,
+	"decided": true, "planning": true, "used": true}
 
 // fixTypos returns canon with slips of the typo targets corrected, or canon
 // itself when there are none (no allocation).
 func (l *lexicon) fixTypos(canon string) string {
 	var b []byte
 	start := 0
+	prev := ""
 	for i := 0; i <= len(canon); i++ {
 		if i < len(canon) && canon[i] != ' ' {
 			continue
 		}
 		tok := canon[start:i]
-		if w, ok := typoMap[tok]; ok && !l.words[tok] {
+		w, ok := typoMap[tok]
+		if tok == "2" && toBefore[prev] {
+			// "i want 2 die", "going 2 jump": "2" is "to".
+			w, ok = "to", true
+		}
+		prev = tok
+		if ok && !l.words[tok] {
 			if b == nil {
 				b = make([]byte, 0, len(canon)+8)
 				b = append(b, canon[:start]...)

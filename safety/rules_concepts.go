@@ -244,6 +244,10 @@ var conceptRules = []rule{
 	// "Took everything. The tramadol, the ..."
 	{id: "concept.od_everything", routine: true, whole: true, level: 3, conf: 0.75, src: `(?:took|taken|swallowed|downed|popped|necked|injected|shot up|did) (?:everything|it all|all of it|all of them|them all|the lot|the whole lot)(?: i had| i have| i could find| left| in the \w+)?(?: \.)? (?:\w+ ){0,3}{drug}`},
 	// Under way: "swallowing the rest of the pills now", "another handful".
+	// An overdose told as a tally, without a verb: "20 amitriptyline, 10
+	// tramadol and most of a bottle of wine", "30 ibuprofen + 2 beers", "a
+	// whole pack of paracetamol and a lot of cider".
+	{id: "concept.od_tally", routine: true, level: 3, conf: 0.75, src: `(?:^|\. |log |had |ive had |so |ok )(?:about |like |around |maybe )?(?:[1-9]\d+|a (?:whole |full )?(?:pack|box|bottle|strip|packet|sheet) of|the (?:whole |full )?(?:pack|box|bottle|strip|packet) of|(?:two|three|four|five|[2-9]) (?:strips|packs|boxes|packets|sheets) of|whole (?:pack|box|bottle|strip) of) (?:my |the |her |his )?(?:\w+ )?{drug}(?: \w+){0,6} (?:(?:[1-9]\d*|a|an|the|some|most of a|half a|a bottle of|a lot of|whatever was left of (?:my|the)) (?:\w+ )?(?:{drug}|vodka|whiskey|whisky|wine|beers?|cider|alcohol|liquor|rum|gin|tequila|booze))`},
 	{id: "concept.od_handful", routine: true, level: 3, conf: 0.8, src: `{ingestv} (?:a |another |two |three |more )?handfuls?(?: of (?:my |the |those |these |them|it)?(?:\w+ )?{drug}?| \.|$| and| more| now| with| too)`},
 	{id: "concept.od_under_way", routine: true, level: 3, conf: 0.8, src: `(?:swallowing|taking|downing|popping|necking|injecting) (?:the rest of|every one of|all the rest of) (?:my |the |those |these |them)?(?:\w+ )?{drug}?(?: \.|$| now| right now| as we| as i| while| and| with| one by)`},
 

@@ -113,6 +113,14 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a word for mum through another", Input{Text: "if mum asks tell her i love her, i'll call tomorrow"}, LevelNone, LevelWarning},
 		{"over by the time she wakes", Input{Text: "by the time she wakes up it'll be over"}, LevelImminent, LevelImminent},
 
+		// an overdose told as a tally, and slips
+		{"a tally of drugs and drink", Input{Text: "20 amitriptyline, 10 tramadol and most of a bottle of wine. about 40 mins ago"}, LevelImminent, LevelImminent},
+		{"a tally with a plus sign", Input{Text: "30 ibuprofen + 2 beers. wanted someone to know before i pass out"}, LevelImminent, LevelImminent},
+		{"shopping for a party", Input{Text: "bought 2 boxes of paracetamol and some wine for the party"}, LevelNone, LevelWarning},
+		{"a transposed die", Input{Text: "i wnat to dei so bad"}, LevelIdeation, LevelImminent},
+		{"2 for to", Input{Text: "i realy want 2 die"}, LevelIdeation, LevelImminent},
+		{"2 as a count stays a count", Input{Text: "i have 2 kids and a dog"}, LevelNone, LevelNone},
+
 		// a phone dying over two messages
 		{"a phone dying", Input{Text: "it's going to die any second, bye", History: []string{"my phone is at 1%"}}, LevelNone, LevelNone},
 	})

@@ -258,8 +258,8 @@ var typoMap = func() map[string]string {
 	// Vowels dropped in haste: "i wsh i wsa ded", "i dnt wake up".
 	m["dnt"], m["wsh"], m["wnt"], m["wsa"], m["ded"] = "dont", "wish", "want", "was", "dead"
 	m["lif"], m["lyf"] = "life", "life"
-	// Short slips and shorthand the length rule above leaves out: "i wnat
-	// to dei", "sucide thots", "frm the bridg", "tmrw nite".
+	// Short slips and shorthand the length rule above leaves out: "to
+	// dei", "suicide thots", "frm the bridg", "tmrw nite".
 	m["dei"], m["thots"], m["frm"], m["nite"], m["bridg"], m["brige"] = "die", "thoughts", "from", "night", "bridge", "bridge"
 	return m
 }()

@@ -117,8 +117,8 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a tally of drugs and drink", Input{Text: "20 amitriptyline, 10 tramadol and most of a bottle of wine. about 40 mins ago"}, LevelImminent, LevelImminent},
 		{"a tally with a plus sign", Input{Text: "30 ibuprofen + 2 beers. wanted someone to know before i pass out"}, LevelImminent, LevelImminent},
 		{"shopping for a party", Input{Text: "bought 2 boxes of paracetamol and some wine for the party"}, LevelNone, LevelWarning},
-		{"a transposed die", Input{Text: "i wnat to dei so bad"}, LevelIdeation, LevelImminent},
-		{"2 for to", Input{Text: "i realy want 2 die"}, LevelIdeation, LevelImminent},
+		{"a transposed die", Input{Text: "i wnat to dei so bad"}, LevelIdeation, LevelImminent}, //nolint:misspell // a typo on purpose
+		{"2 for to", Input{Text: "i realy want 2 die"}, LevelIdeation, LevelImminent},           //nolint:misspell // a typo on purpose
 		{"2 as a count stays a count", Input{Text: "i have 2 kids and a dog"}, LevelNone, LevelNone},
 
 		// a phone dying over two messages

@@ -473,7 +473,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// decision, with a time, a means or a place to die, or with each
 	// other. Not when a rule set something aside here (a negation, a third
 	// party, a story), nor for an ordinary absence (a move, a trip).
-	if b.level < 3 && len(res.decided) == 0 && !res.flags.ThirdParty && planShape(canon, res.timing) &&
+	if b.level < 3 && len(res.decided) == 0 && !res.flags.ThirdParty && planShape(canon, all, res.timing) &&
 		!inSentence(absenceExcuseRe) && !fictionRe.matchHits(canon, all) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.7, note: "a plan told by its shape: a time, a place or a means, and no way back"})
 		res.path = append(res.path, "combine:plan_shape")
@@ -887,10 +887,10 @@ func continuesIdiom(history []string, canon string) bool {
 func steppedBack(canon string, h hits, plainOnly bool) bool {
 	back := (safeWordRe.MatchString(canon) && !notSafeWordRe.MatchString(canon)) ||
 		stepBackRe.matchHits(canon, h) || calmerRe.matchHits(canon, h) ||
-		disownRe.MatchString(canon) || helpSoughtRe.MatchString(canon) || meansAwayRe.MatchString(canon) ||
-		recoveryRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || helpedRe.MatchString(canon) ||
-		(!plainOnly && (changeSubjectRe.matchHits(canon, h) || (plansWithRe.MatchString(canon) && !finalWordsRe.MatchString(canon)) ||
-			(ordinaryAskRe.MatchString(canon) && !riskNearRe.MatchString(canon) && !suicideTalkRe.matchHits(canon, h) && !meansRe.matchHits(canon, h))))
+		disownRe.matchHits(canon, h) || helpSoughtRe.matchHits(canon, h) || meansAwayRe.matchHits(canon, h) ||
+		recoveryRe.matchHits(canon, h) || denyRe.matchHits(canon, h) || helpedRe.matchHits(canon, h) ||
+		(!plainOnly && (changeSubjectRe.matchHits(canon, h) || (plansWithRe.matchHits(canon, h) && !finalWordsRe.MatchString(canon)) ||
+			(ordinaryAskRe.matchHits(canon, h) && !riskNearRe.MatchString(canon) && !suicideTalkRe.matchHits(canon, h) && !meansRe.matchHits(canon, h))))
 	if !back {
 		return false
 	}
@@ -964,7 +964,7 @@ var (
 	planPlaceRe = mustCompilePattern(`\b(?:{height}|lake|river|sea|ocean|canal|reservoir|woods|forest|tracks|railway|level crossing|railway crossing|the express|the train|trains|rope|pills|tablets|gun|the car|exhaust|garage)\b`)
 	// finalityRe is no way back: "not coming back", "then i'm gone",
 	// "so my kids aren't the ones who find me".
-	finalityRe = regexp.MustCompile(`\b(?:not (?:coming|going|getting) back|not coming home|not (?:driving|walking|swimming|climbing) (?:back|out|home|down)|(?:then|and|after that) (?:im|i am|ill be) gone|gone for good|checking out for good|my exit|the (?:ones?|first|person) (?:who|to|that) finds? me|(?:whoever|nobody|no one|someone) (?:will |would |has to |needs to )?finds? me|never (?:coming|be|be coming) back|walk in and not walk out|i will join (?:him|her|them))\b`)
+	finalityRe = newFilteredRe(regexp.MustCompile(`\b(?:not (?:coming|going|getting) back|not coming home|not (?:driving|walking|swimming|climbing) (?:back|out|home|down)|(?:then|and|after that) (?:im|i am|ill be) gone|gone for good|checking out for good|my exit|the (?:ones?|first|person) (?:who|to|that) finds? me|(?:whoever|nobody|no one|someone) (?:will |would |has to |needs to )?finds? me|never (?:coming|be|be coming) back|walk in and not walk out|i will join (?:him|her|them))\b`))
 	// othersWayBackRe ends a prefix whose subject is someone or something
 	// else: "the customer will never be coming back".
 	othersWayBackRe = regexp.MustCompile(`\b(?:he|she|they|it|(?:the|a|an|this|that|his|her|their|our|your) \w+)(?: will| would| is| are| was| were| has| have)?(?: \w+)? $`)
@@ -973,15 +973,19 @@ var (
 	finalityLaterRe = regexp.MustCompile(`\b(?:back|home|out|down) (?:till|until|til|before|for|in time)\b`)
 	// workedOutRe is a decision with its details: "worked it all out", "i
 	// know where and when", "thats the plan".
-	workedOutRe = regexp.MustCompile(`\b(?:worked it (?:all )?out|worked (?:it )?all out|worked out (?:where|when|how|the details|everything)|(?:know|knew|decided|picked|chose|worked out) (?:exactly )?(?:where|when|how) and (?:how|when|where)|(?:decided|picked|chosen|chose|settled) on (?:the|a) (?:day|date|place|spot|tree|bridge|time|train|method)|its (?:all )?(?:decided|arranged|planned|settled)|(?:thats|that is) (?:the plan|my exit)|for real this time)\b`)
+	workedOutRe = newFilteredRe(regexp.MustCompile(`\b(?:worked it (?:all )?out|worked (?:it )?all out|worked out (?:where|when|how|the details|everything)|(?:know|knew|decided|picked|chose|worked out) (?:exactly )?(?:where|when|how) and (?:how|when|where)|(?:decided|picked|chosen|chose|settled) on (?:the|a) (?:day|date|place|spot|tree|bridge|time|train|method)|its (?:all )?(?:decided|arranged|planned|settled)|(?:thats|that is) (?:the plan|my exit)|for real this time)\b`))
 )
 
-// planShape reports the shape of a plan in canon: no way back, or a
-// worked-out decision, together with a time (timing: the scan's timing
-// cue), a place or a means, or each other.
-func planShape(canon string, timing bool) bool {
+// planShape reports the shape of a plan in canon (h its prefilter hits):
+// no way back, or a worked-out decision, together with a time (timing: the
+// scan's timing cue), a place or a means, or each other.
+func planShape(canon string, h hits, timing bool) bool {
+	worked := workedOutRe.matchHits(canon, h)
+	if !worked && !finalityRe.ok(h) {
+		return false
+	}
 	final := false
-	for _, loc := range finalityRe.FindAllStringIndex(canon, -1) {
+	for _, loc := range finalityRe.re.FindAllStringIndex(canon, -1) {
 		start := strings.LastIndex(canon[:loc[0]], " . ") + 1
 		if !othersWayBackRe.MatchString(canon[start:loc[0]]) {
 			final = true
@@ -989,7 +993,6 @@ func planShape(canon string, timing bool) bool {
 		}
 	}
 	final = final && !finalityLaterRe.MatchString(canon)
-	worked := workedOutRe.MatchString(canon)
 	if !final && !worked {
 		return false
 	}
@@ -1440,12 +1443,12 @@ var (
 	notSafeWordRe = regexp.MustCompile(`\b(?:not|dont|do not|never|isnt|wasnt|no longer|hardly|nowhere)(?: \w+){0,2} safer?\b|\bsafe (?:place|way|dose|amount|code|combination|box|deposit)\b|\b(?:the|a|gun|his|her|dads|moms|mums|in) safe\b`)
 	// disownRe takes the earlier words back: not going to act, not
 	// suicidal, did not mean it.
-	disownRe = regexp.MustCompile(`\bnot (?:\w+ )?(?:going to|gonna)(?: (?:do|act|hurt|kill|end|try|go through|jump|take|use)\b| \.| i promise| promise| ever| lol| lmao|$)|\b(?:im|i am) not (?:suicidal|in (?:crisis|danger)|at risk|going anywhere)\b|\b(?:dont|do not|didnt|did not) (?:really )?(?:mean|want) (?:it|that|to do (?:it|that|anything))\b|came out wrong|\bi (?:wont|will not)(?: \.|$| i promise| promise| do (?:it|anything|that)| act| hurt| ever)|\b(?:would|will) never (?:do|act|hurt)\b|\bno (?:intention|intent|plans?) (?:of|to)\b|\bnot (?:gonna|going to)(?: \w+)? (?:im|i am|i|its|it is|just)\b|\b(?:no|dont have|do not have|havent got|have not got) (?:a )?plan\b|\bnot (?:starting|doing) (?:it |that )?again\b|\bim not doing it\b|^(?:no|nah|nope)(?: \.)? (?:no |not (?:right )?now|not really|not at all|i dont|i wont|i wouldnt|never)|\b(?:didnt|did not) (?:do|act on) (?:it|anything)\b|\b(?:not|dont|do not|no longer|arent|am not) (?:feel|feeling|felt|think|thinking) (?:\w+ )?(?:that way|like that|suicidal|like dying)\b`)
+	disownRe = newFilteredRe(regexp.MustCompile(`\bnot (?:\w+ )?(?:going to|gonna)(?: (?:do|act|hurt|kill|end|try|go through|jump|take|use)\b| \.| i promise| promise| ever| lol| lmao|$)|\b(?:im|i am) not (?:suicidal|in (?:crisis|danger)|at risk|going anywhere)\b|\b(?:dont|do not|didnt|did not) (?:really )?(?:mean|want) (?:it|that|to do (?:it|that|anything))\b|came out wrong|\bi (?:wont|will not)(?: \.|$| i promise| promise| do (?:it|anything|that)| act| hurt| ever)|\b(?:would|will) never (?:do|act|hurt)\b|\bno (?:intention|intent|plans?) (?:of|to)\b|\bnot (?:gonna|going to)(?: \w+)? (?:im|i am|i|its|it is|just)\b|\b(?:no|dont have|do not have|havent got|have not got) (?:a )?plan\b|\bnot (?:starting|doing) (?:it |that )?again\b|\bim not doing it\b|^(?:no|nah|nope)(?: \.)? (?:no |not (?:right )?now|not really|not at all|i dont|i wont|i wouldnt|never)|\b(?:didnt|did not) (?:do|act on) (?:it|anything)\b|\b(?:not|dont|do not|no longer|arent|am not) (?:feel|feeling|felt|think|thinking) (?:\w+ )?(?:that way|like that|suicidal|like dying)\b`))
 	// helpSoughtRe is help reached since: someone told or called and on
 	// the way, a clinic or crisis service been to.
-	helpSoughtRe = regexp.MustCompile(`\b(?:went|go|going|gone|been|drove|driven|walked) (?:to|into) (?:the |a |an |my )?(?:\w+ )?(?:urgent care|a e|er|emergency|walk in|crisis|hospital|doctor|doctors|gp|clinic|therapist|counsel\w*|psych\w*|wellbeing|student services|health centre|health center)\b|\b(?:emailed|messaged|texted|called|rang|phoned|told|reached out to|contacted|woke up|woke) (?:my|the|a|our) (?:\w+ ){0,3}(?:\.|(?:and|hes|shes|theyre|they|he|she|we)\b)|\b(?:im|i am|were|staying|sitting|sat) (?:here )?with (?:my|her|him|them|a friend|friends|family|people|someone)\b|\b(?:hes|shes|theyre|he|she|they|mum|mom|dad|my \w+|friend|bf|gf|boyfriend|girlfriend|partner|sister|brother|wife|husband|roommate|flatmate) (?:just )?(?:came|come|is coming|are coming|got|is|are) (?:over|round|around|home|here)\b|\b(?:answered|picked up|stayed|staying) (?:on the phone|with me|over)\b|\b(?:at|in) (?:the )?(?:er|a e|hospital|emergency room|urgent care|clinic|crisis cent(?:er|re))\b|\b(?:looking after|taking care of|keeping an eye on) me\b|\b(?:hes|shes|theyre|they are|he is|she is|theyll be|hell be|shell be) (?:coming|on (?:his|her|their) way|here now|with me)\b|\b(?:set me up|referred me|referral|crisis (?:worker|team|center|centre)|psych liaison|safety plan|kids help|samaritans|lifeline|988)\b`)
+	helpSoughtRe = newFilteredRe(regexp.MustCompile(`\b(?:went|go|going|gone|been|drove|driven|walked) (?:to|into) (?:the |a |an |my )?(?:\w+ )?(?:urgent care|a e|er|emergency|walk in|crisis|hospital|doctor|doctors|gp|clinic|therapist|counsel\w*|psych\w*|wellbeing|student services|health centre|health center)\b|\b(?:emailed|messaged|texted|called|rang|phoned|told|reached out to|contacted|woke up|woke) (?:my|the|a|our) (?:\w+ ){0,3}(?:\.|(?:and|hes|shes|theyre|they|he|she|we)\b)|\b(?:im|i am|were|staying|sitting|sat) (?:here )?with (?:my|her|him|them|a friend|friends|family|people|someone)\b|\b(?:hes|shes|theyre|he|she|they|mum|mom|dad|my \w+|friend|bf|gf|boyfriend|girlfriend|partner|sister|brother|wife|husband|roommate|flatmate) (?:just )?(?:came|come|is coming|are coming|got|is|are) (?:over|round|around|home|here)\b|\b(?:answered|picked up|stayed|staying) (?:on the phone|with me|over)\b|\b(?:at|in) (?:the )?(?:er|a e|hospital|emergency room|urgent care|clinic|crisis cent(?:er|re))\b|\b(?:looking after|taking care of|keeping an eye on) me\b|\b(?:hes|shes|theyre|they are|he is|she is|theyll be|hell be|shell be) (?:coming|on (?:his|her|their) way|here now|with me)\b|\b(?:set me up|referred me|referral|crisis (?:worker|team|center|centre)|psych liaison|safety plan|kids help|samaritans|lifeline|988)\b`))
 	// meansAwayRe is a means handed over, locked up or got rid of.
-	meansAwayRe = regexp.MustCompile(`\b(?:locked|lock) (?:away|up|them|it)\b|\b(?:got rid of|threw out|threw away|thrown away|binned|flushed|disposed of)\b|\b(?:drop ?box|pharmacy|chemist|police station)\b|\b(?:keeps|keeping|has|holds|holding) (?:them|it|the \w+|my \w+)(?: now| for me| a while| for a while| safe)\b|\b(?:are|is|its|theyre) (?:locked|at (?:my |his |her )?\w+s(?: house| place)? now)\b|\b(?:took|taken|gave|given|handed) (?:them|it|the (?:pills|meds|tablets|gun|rifle|knife|knives|blades?|razors?|rope|keys|scissors)) (?:away|to (?:my|a|the|her|his))\b`)
+	meansAwayRe = newFilteredRe(regexp.MustCompile(`\b(?:locked|lock) (?:away|up|them|it)\b|\b(?:got rid of|threw out|threw away|thrown away|binned|flushed|disposed of)\b|\b(?:drop ?box|pharmacy|chemist|police station)\b|\b(?:keeps|keeping|has|holds|holding) (?:them|it|the \w+|my \w+)(?: now| for me| a while| for a while| safe)\b|\b(?:are|is|its|theyre) (?:locked|at (?:my |his |her )?\w+s(?: house| place)? now)\b|\b(?:took|taken|gave|given|handed) (?:them|it|the (?:pills|meds|tablets|gun|rifle|knife|knives|blades?|razors?|rope|keys|scissors)) (?:away|to (?:my|a|the|her|his))\b`))
 	// plainByeEndRe, leavingRe and finalWordsRe make an ordinary goodbye:
 	// a message that ends in a plain "bye", with thanks or somewhere to be
 	// ("thank you. gonna watch a movie with my mom, bye") and nothing
@@ -1457,7 +1460,7 @@ var (
 	// chain", "whats a quick breakfast", "can you explain photosynthesis"),
 	// which moves on when nothing in it is near the earlier words
 	// (riskNearRe, suicideTalkRe, meansRe).
-	ordinaryAskRe = regexp.MustCompile(`^(?:(?:ok|okay|so|anyway|hey|lol|btw|also|um|hmm|right|wait|oh)(?: \.)? )*(?:how (?:do|can|should|long|often|does)|what (?:is|are|do|does|should|time|kind|would you|can)|whats|which|where (?:can|do|is|should)|when (?:is|does|do)|can (?:you|u)|could (?:you|u)|should i|is it|any (?:good|tips|ideas|recs)|recommend|give me|tell me|help me)\b`)
+	ordinaryAskRe = newFilteredRe(regexp.MustCompile(`^(?:(?:ok|okay|so|anyway|hey|lol|btw|also|um|hmm|right|wait|oh)(?: \.)? )*(?:how (?:do|can|should|long|often|does)|what (?:is|are|do|does|should|time|kind|would you|can)|whats|which|where (?:can|do|is|should)|when (?:is|does|do)|can (?:you|u)|could (?:you|u)|should i|is it|any (?:good|tips|ideas|recs)|recommend|give me|tell me|help me)\b`))
 	// riskNearRe are words a sideways question about dying or a farewell
 	// uses ("who gets your stuff", "the fastest trains", "a letter to your
 	// kids", "how high").
@@ -1470,13 +1473,13 @@ var (
 	doneNowRe = regexp.MustCompile(`^(?:(?:ok|okay|well|so|and|its|it is|all|ive|i|just) ){0,3}(?:done|did it|finished|gone|taken)(?: \.|$| now| already| it| them| all)`)
 	// plansWithRe is plans with other people now: "we're going bowling
 	// w my cousins", "off to the beach with friends", "brb".
-	plansWithRe = regexp.MustCompile(`\b(?:(?:going|gonna|off|heading|were|we are|im|i am)(?: \w+){0,4} (?:with|w) (?:my|the|some|a|our|friends|family|people|everyone)\b|brb|gtg|gotta go|(?:my|a) friend (?:just )?(?:invited|asked|texted|called) me)`)
+	plansWithRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:going|gonna|off|heading|were|we are|im|i am)(?: \w+){0,4} (?:with|w) (?:my|the|some|a|our|friends|family|people|everyone)\b|brb|gtg|gotta go|(?:my|a) friend (?:just )?(?:invited|asked|texted|called) me)`))
 	// unsafeWordsRe says the person is not safe or is alone, whatever
 	// else the message denies.
 	unsafeWordsRe = regexp.MustCompile(`\b(?:not safe|unsafe|dont feel safe|do not feel safe|alone|by myself|on my own|nobody|no one|noone|scared|afraid|cant|cannot|can not)\b`)
 	// helpedRe says something helped: "the breathing helped", "talking
 	// here helped a lot".
-	helpedRe = regexp.MustCompile(`\b(?:helped|helps|helping)(?: \.|$| a lot| a bit| loads| so much| me| tho| though| heaps)`)
+	helpedRe = newFilteredRe(regexp.MustCompile(`\b(?:helped|helps|helping)(?: \.|$| a lot| a bit| loads| so much| me| tho| though| heaps)`))
 	// changeSubjectRe turns the conversation to something else.
 	changeSubjectRe = newFilteredRe(regexp.MustCompile(`^(?:hi|hello|hey|hiya|heya|yo|good (?:morning|afternoon|evening))\b|\bhow are you\b|\b(?:anyway|anyways|any way|something else|(?:change|changing) (?:of |the )?(?:subject|topic)|(?:other|different|new) (?:topic|subject)|moving on|move on|never ?mind|nvm|forget (?:it|that|i said|what i said)|instead|distract me|tell me (?:a|an|about|something)|fun fact|(?:lets|let us|can we|could we|wanna|want to|rather|like to|just) talk about|talk about something|whatever \. \w+|(?:thank you|thanks|thank u|thx|ty)(?: so much| for (?:listening|the|talking|being|your|helping|help))?|good ?night|nite|night night|sleep well|(?:see you|see ya|cya|talk) (?:tomorrow|later|soon|in the morning))\b`))
 )

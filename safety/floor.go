@@ -986,8 +986,7 @@ func planShape(canon string, h hits, timing bool) bool {
 	}
 	final := false
 	for _, loc := range finalityRe.re.FindAllStringIndex(canon, -1) {
-		start := strings.LastIndex(canon[:loc[0]], " . ") + 1
-		if !othersWayBackRe.MatchString(canon[start:loc[0]]) {
+		if !othersWayBackRe.MatchString(sentenceBefore(canon, loc[0])) {
 			final = true
 			break
 		}
@@ -1031,14 +1030,22 @@ var ownDenialRe = regexp.MustCompile(`(?:\b(?:i|id|ill|im|i would|i will|i am)(?
 // hedgeRe is a denial held loosely: "i probably won't", "maybe i won't".
 var hedgeRe = regexp.MustCompile(`\b(?:probably|maybe|might|perhaps|think|hope|part of me|not sure|for now|yet)\b`)
 
+// sentenceBefore is the part of canon's sentence before off: the text
+// after the last sentence mark (" . ") before off, or from the start.
+func sentenceBefore(canon string, off int) string {
+	if i := strings.LastIndex(canon[:off], " . "); i >= 0 {
+		return canon[i+3 : off]
+	}
+	return canon[:off]
+}
+
 // unnegated reports a match of re in canon that no denial of the
 // writer's own just before it in its sentence takes back ("i'd never do
 // it", "i dont have a plan"; not "a reason not to do it", "i probably
 // won't do it").
 func unnegated(re filteredRe, canon string) bool {
 	for _, loc := range re.re.FindAllStringIndex(canon, -1) {
-		start := strings.LastIndex(canon[:loc[0]], " . ") + 1
-		prefix := canon[start:loc[0]]
+		prefix := sentenceBefore(canon, loc[0])
 		if !negatedBefore(prefix) || notAfraidRe.MatchString(prefix) || !ownDenialRe.MatchString(prefix) || hedgeRe.MatchString(prefix) {
 			return true
 		}

@@ -80,6 +80,7 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a change of subject after an intent is not moving on", Input{Text: "anyway whats a good show", History: []string{"i'm going to kill myself tonight"}}, LevelIdeation, LevelImminent},
 
 		{"when the thoughts come is not when it will be done", Input{Text: "every night when i'm alone in my room", History: []string{"honestly i just want to die"}}, LevelIdeation, LevelIdeation},
+		{"a denial in a second sentence is a denial", Input{Text: "held ice like you said. not gonna do it", History: []string{"i want to cut myself"}}, LevelNone, LevelWarning},
 		{"a wish to die and a denial of doing it is not intent", Input{Text: "I want to die but I would never do it"}, LevelIdeation, LevelIdeation},
 		{"not scared to do it is intent", Input{Text: "I want to die and I'm not scared to do it now"}, LevelImminent, LevelImminent},
 

@@ -154,15 +154,16 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	// The answer to "are you safe?": "no" (or "I don't know") is danger,
 	// a clear "yes" lets this turn stand on its own words.
 	if in.AskedIfSafe {
+		notSafe := notSafeRe.MatchString(text)
 		switch {
-		case notSafeRe.MatchString(text) && best.level < 3 && disownRe.MatchString(text) && !unsafeWordsRe.MatchString(text):
+		case notSafe && best.level < 3 && disownRe.MatchString(text) && !unsafeWordsRe.MatchString(text):
 			// "no i dont have a plan, i'd never do it": the "no" answers
 			// the earlier question about intent, not "are you safe?". Not
 			// an emergency, and not a clear yes either: the crisis path
 			// stays for this turn.
 			best = match{level: 2, conf: 0.6, note: "a denial of intent in answer to a safety question"}
 			cur.path = append(cur.path, "denial_after_safety_question")
-		case notSafeRe.MatchString(text):
+		case notSafe:
 			a.Level, a.Confidence = LevelImminent, 0.85
 			a.Reason = "not safe, in answer to a safety question"
 			a.Path = append(a.Path, "unsafe_after_question")
@@ -774,8 +775,13 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	if cur.timing && cb.level < 2 && prepHist && meansHist {
 		raise(3, 0.7, "preparation with a means earlier, a time now")
 	}
-	decidedNow := resolve || followResolveRe.MatchString(canon)
-	timeNow := cur.timing || (len(strings.Fields(canon)) <= followUpWords && followTimeRe.MatchString(canon))
+	// A decision said as a reply, and a time said as a short one, read
+	// once for the rules below.
+	short := wordCount(canon) <= followUpWords
+	replyResolve := followResolveRe.MatchString(canon)
+	replyTime := short && followTimeRe.MatchString(canon)
+	decidedNow := resolve || replyResolve
+	timeNow := cur.timing || replyTime
 	if (intentHist && (prepNow || timeNow || decidedNow || meansRe.matchHits(canon, ch))) || (prepHist && (cur.loweredIntent || decidedNow)) {
 		raise(3, 0.7, "intent and preparation or a time, over several messages")
 	}
@@ -789,14 +795,15 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	// code") or a farewell ("sorry everyone", "make sure someone feeds my
 	// cat"). A reply that steps back (safe, help sought, a denial, a
 	// retraction) is left to the rules above.
-	if best.level < 3 && anyIdeation && cb.level < 2 && len(strings.Fields(canon)) <= followUpWords &&
+	if best.level < 3 && anyIdeation && cb.level < 2 && short &&
 		(prepNow || !stepBackRe.matchHits(canon, ch)) && !retractRe.matchHits(canon, ch) && !absenceExcuseRe.matchHits(canon, ch) {
+		replyFarewell := followFarewellRe.MatchString(canon)
 		switch {
-		case followTimeRe.MatchString(canon) && habitualRe.MatchString(canon) && !followResolveRe.MatchString(canon) && !followFarewellRe.MatchString(canon):
+		case replyTime && habitualRe.MatchString(canon) && !replyResolve && !replyFarewell:
 			// "every night when i'm alone": when the thoughts come, not
 			// when it will be done.
 			raise(2, 0.7, "when the thoughts come, after ideation earlier")
-		case followTimeRe.MatchString(canon) || followResolveRe.MatchString(canon) || followFarewellRe.MatchString(canon):
+		case replyTime || replyResolve || replyFarewell:
 			raise(3, 0.75, "a time, a decision or a farewell after ideation earlier")
 		case meansRe.matchHits(canon, ch):
 			raise(2, 0.7, "a means named after ideation earlier")
@@ -820,12 +827,15 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	// change of subject, thanks and goodnight) or whose own risk words the
 	// rules set aside (a negation, a third party) is read on its own, and
 	// so is every message after a step back.
+	//
+	// A message that steps back is never raised by the rules above either
+	// (checked first, so that the step back is read once).
+	if best.level >= 2 && cb.level < 2 && !prepNow && steppedBack(canon, ch, imminentHist) {
+		return match{}
+	}
 	if best.level < 2 && ownIdeation && !steppedBackSince && !answered && !command && cb.level < 2 && len(cur.decided) == 0 && !steppedBack(canon, ch, imminentHist) &&
 		!fictionRe.matchHits(canon, ch) && !continuesIdiom(history, canon) {
 		raise(2, 0.6, "ideation earlier, not stepped back from")
-	}
-	if best.level >= 2 && cb.level < 2 && !prepNow && steppedBack(canon, ch, imminentHist) {
-		return match{}
 	}
 	return best
 }

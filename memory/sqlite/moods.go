@@ -47,12 +47,9 @@ func (s *Store) AddMood(ctx context.Context, m memory.Mood) (memory.Mood, error)
 			return err
 		}
 		if m.Source != "" {
-			var old memory.Mood
-			var at int64
-			err := tx.QueryRowContext(ctx, `SELECT id, score, note, at FROM moods WHERE person_id = ? AND source = ?`, m.PersonID, m.Source).
-				Scan(&old.ID, &old.Score, &old.Note, &at)
+			old, err := scanMood(tx.QueryRowContext(ctx, `SELECT `+moodColumns+` FROM moods WHERE person_id = ? AND source = ?`, m.PersonID, m.Source))
 			if err == nil {
-				old.PersonID, old.At, old.Source = m.PersonID, fromTS(at), m.Source
+				old.Source = m.Source
 				m = old
 				return nil
 			}

@@ -186,7 +186,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // an intent the rules lowered alone met a means outside it; 330 / 60 and
 // 417 / 68 once a plan was read by its shape; 337 / 60 and 423 / 68 with
 // the time after one is gone; 343 / 60 and 428 / 68 with an overdose told
-// as a tally and a few more slips read back).
+// as a tally and a few more slips read back; 343 / 60 and 433 / 67 once
+// the scorers read a message whose subject chat left out, "done with
+// everything", 2026-11-24).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -206,7 +208,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // w49 never): on the four read sets the floor went from 213 of 450
 // crises with 78 false crises in 750 (as it was before these window
 // changes) to 373 with 49; on the four never read from 149 with 30 to
-// 297 with 38 (37 once a negated preparation stopped counting).
+// 297 with 38 (37 once a negated preparation stopped counting; 299 with
+// 38 once the scorers read messages whose subject chat left out).
 // with false crises 18 and 2.
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
@@ -216,11 +219,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1253, 130},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1254, 130},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 343, 60},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 428, 68},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 433, 67},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 379, 44},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 297, 37},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 299, 38},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

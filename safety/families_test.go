@@ -79,6 +79,9 @@ func TestRuleFamilies(t *testing.T) {
 			{"How do I kill all child processes in bash", 0, 0},
 			{"how do I cut a mango", 0, 0},
 			{"I could murder a burger", 0, 0},
+			{"im killing myself trying to keep everyone happy", 0, 0},
+			{"keep killing myself over this thesis and nobody notices", 0, 0},
+			{"I want to carve out a career in design", 0, 0},
 		},
 		"negation": {
 			{"I would never kill myself", 0, 0},

@@ -85,7 +85,7 @@ var (
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
 	// idiomRe are figures of speech that use risk words.
-	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:give|lay down|risk) my life for (?:my|our|the|a|you|him|her|them|this|that)\b|(?:would|id|d) die for (?:my|our|you|him|her|them)\b|die on (?:this|that|the|a) hill|(?:killing|killed|kill) (?:ourselves|myself|themselves) laughing|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
+	idiomRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:is|are|was|were|its|thats|this|that|these|those|\w+s) (?:\w+ )?(?:killing|gonna kill|going to kill|will kill|would kill) me|killing (?:it|time|the game|the process|the lights|a process|processes|zombies|monsters)|kill (?:the|a|this|that) (?:process|task|job|thread|lights?|engine|app|program|session|server|mood|vibe|bug|bugs|weeds|spiders?|time)|(?:dying|died|die|dead) (?:of|from) (?:laughter|laughing|embarrassment|cringe|boredom|shame|cuteness|curiosity|thirst|hunger|the heat)|dying to (?:know|see|meet|try|go|get|hear|eat|watch|read|play|visit)|to die for|(?:give|lay down|risk) my life for (?:my|our|the|a|you|him|her|them|this|that)\b|(?:would|id|d) die for (?:my|our|you|him|her|them)\b|die on (?:this|that|the|a) hill|(?:killing|killed|kill) (?:ourselves|myself|themselves) laughing|(?:my|the) (?:phone|battery|laptop|plant|plants|car|tv|computer|game|character|avatar|sims?) (?:is |was |keeps )?(?:dying|died|dead|dies)|die (?:hard|down|out|off)|(?:scared|bored|worried|tickled|frozen|loved) to death|sick to death|death (?:metal|note|star|stranding|row)|im dead lol|i (?:literally )?died (?:lol|laughing)|dead (?:tired|serious|wrong|last|end|line|lift|lifts|weight)|deadline|kill (?:for|it) (?:a|an|some)|could kill for|(?:killing|kill|killed) myself (?:trying to|to (?:get|finish|make|keep|meet|pay|hit|please|impress|catch up)|over (?:this|that|the|my|a) (?:project|job|work|essay|exam|exams|assignment|report|deadline|thesis|course))|carv(?:e|ed|es|ing) (?:out|a niche|a path|a name|a place|a space|a career|a living|my own|our own)|(?:my|the) (?:feet|legs|back|head|knees) (?:are|is) killing me)\b`))
 	// affirmRe / denyRe read short answers to a safety question.
 	affirmRe = newFilteredRe(regexp.MustCompile(canonPattern(`^(?:yes|yeah|yea|yep|ya|yup|y|i am|im|i do|i have|ive|sometimes|maybe|kind of|kinda|sort of|a little|a bit|i think so|probably|honestly yes|honestly yeah|every day|all the time|often|constantly|a lot|more than i want to admit|i guess|i dont know|idk|not sure|im not sure)(?: \.| .{0,40})?$`)))
 	// notSafeRe and safeRe read the answer to "are you safe right now?" or
@@ -227,6 +227,12 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 		}
 	}
 	if !view {
+		return RulesVerdict{Assessment: a.Finish()}
+	}
+	// A reply of a word or three in a conversation ("because I do", "ya")
+	// means what the earlier messages make it mean, which the window
+	// reads; the scorers, reading it alone, do not raise it either.
+	if len(in.History) > 0 && a.Level < LevelIdeation && wordCount(text) < bareReplyWords {
 		return RulesVerdict{Assessment: a.Finish()}
 	}
 	return f.modelView(a.Finish(), text, cur)
@@ -1504,3 +1510,7 @@ var (
 // followUpWords bounds the replies the window reads as carrying an earlier
 // disclosure on (see window): a reply of a few words.
 const followUpWords = 12
+
+// bareReplyWords: a message of fewer words that follows earlier ones is a
+// bare reply, which the learned scorers do not read (see assessRules).
+const bareReplyWords = 4

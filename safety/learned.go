@@ -282,22 +282,26 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 	}
 	spans := setAside(canon, h, cur.decided)
 	v.ModelText = maskClauses(canon, spans)
-	if !firstPerson(v.ModelText) {
+	own := firstPerson(v.ModelText)
+	if !own && (len(spans) > 0 || !subjectDropped(v.ModelText)) {
 		// The scorer judges the writer's own statements: a text with no
 		// "I", "me" or "my" left ("what is suicide?", news, a friend's
 		// story) is never raised, however much it is about suicide.
 		return v
 	}
-	v.MayRaise = a.Level < LevelIdeation
 	// The short scorer reads only what no rule matched at all: a warning
 	// sign (level 1) already brings the direct safety question, a rule
 	// that matched and found no context ("I keep thinking about it") has
 	// read the words, and on one line the scorer cannot tell "I want this
 	// to stop" said of a job from the same words said of a life.
-	if v.MayRaise && a.Level == LevelNone && !ruleMatched(a.Path) {
+	if a.Level == LevelNone && !ruleMatched(a.Path) {
 		v.Words = wordCount(canon)
 		v.Short = v.Words <= ShortWords
 	}
+	if !own {
+		return v
+	}
+	v.MayRaise = a.Level < LevelIdeation
 	v.MayRaiseImminent = !a.Flags.ThirdParty && len(spans) == 0
 	if v.MayRaiseImminent {
 		for _, p := range a.Path {
@@ -343,8 +347,13 @@ func setAside(canon string, h hits, spans [][2]int) [][2]int {
 			topicFrameRe.matchHits(sp, h) || hasLaugh(sp)
 	})
 	each(injuryTalkRe, func(_ []int, _, _ int, sp string) bool { return accidentRe.matchHits(sp, h) })
+	each(backByRe, func([]int, int, int, string) bool { return true })
 	return spans
 }
+
+// backByRe is an absence with the time of return ("not coming back till
+// late", "home by sunday"): away for a while, not for good.
+var backByRe = newFilteredRe(regexp.MustCompile(`\b(?:back|home) (?:till|until|til|before|by|around|after) (?:late|later|tonight|tomorrow|midnight|morning|the morning|lunch|dinner|the weekend|next week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d+)\b`))
 
 // injuryTalkRe are words of injury that an accident explains.
 var injuryTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:cut|cuts|cutting|burn|burned|burnt|burning|hurt|hurting|injured|bleed|bleeding|bled|bruised|broke)\b`))
@@ -392,6 +401,27 @@ func firstPerson(canon string) bool {
 		i += j + 1
 	}
 	return false
+}
+
+// subjectDropped reports a message with no subject but the writer's own
+// left out, as chat drops it ("cant do this anymore", "done with
+// everything"): no word names or points to anyone else, and it does not
+// ask about a topic. Only a whole message counts: what is left after a
+// rule set clauses aside is a fragment, not a sentence without a subject.
+func subjectDropped(canon string) bool {
+	if canon == "" || strings.HasSuffix(canon, "?") {
+		return false
+	}
+	for w := range strings.FieldsSeq(canon) {
+		switch strings.Trim(w, ".,!?") {
+		case "he", "hes", "she", "shes", "they", "theyre", "theyll", "theyd", "him", "her", "hers", "them", "his", "their", "theirs",
+			"you", "youre", "your", "u", "ur", "we", "us", "our", "someone", "somebody", "anyone", "anybody", "people", "person",
+			"friend", "friends", "brother", "sister", "mom", "mum", "dad", "mother", "father", "son", "daughter", "wife", "husband",
+			"girlfriend", "boyfriend", "partner", "kid", "kids", "character", "suicide", "what", "how", "why":
+			return false
+		}
+	}
+	return true
 }
 
 // maskClauses returns canon without the clauses in spans, the rest joined by

@@ -185,6 +185,11 @@ func TestShortScorerRaisesOnlyAnUnsureShortMessageToTwo(t *testing.T) {
 		{"third party stands", 1, Input{Text: "my brother said he wants to die"}, 0, ""},
 		{"idiom stands", 1, Input{Text: "this exam is killing me"}, 0, ""},
 		{"a text with no first person is not raised", 1, Input{Text: "what is the meaning of life"}, 0, ""},
+		{"a message with its subject left out, as chat drops it, is read", 0.8, Input{Text: "honestly just done pretending everything is fine"}, 2, "model:short"},
+		{"a message without a subject that names someone else is not", 1, Input{Text: "sister keeps saying she wants out"}, 0, ""},
+		{"what is left after a clause set aside is not a message without a subject", 1, Input{Text: "going to the lake tonight with the lads, not coming back till late"}, 0, ""},
+		{"a bare reply in a conversation is left to the window", 1, Input{Text: "because I do", History: []string{"why do you like pasta so much"}}, 0, ""},
+		{"the same words with nothing before them are read", 0.8, Input{Text: "because I do"}, 2, "model:short"},
 		{"a clear yes to the safety question stands", 1, Input{Text: "yes I'm safe", AskedIfSafe: true}, 0, ""},
 	}
 	for _, tt := range cases {
@@ -289,6 +294,8 @@ func TestFigurativeAndThirdPartyStayCalmWithTheModel(t *testing.T) {
 		"the rope on my climbing harness is frayed, time to buy a new one",
 		"I'm learning to tie a bowline with my climbing rope before the trip tomorrow",
 		"I bought a new climbing rope for the gym this weekend",
+		// carving out a place
+		"I want to carve out a career in design",
 		// batteries and devices
 		"my phone died halfway through the call with my mum, so annoying",
 		"the battery in my car died again this morning and I was late to work",

@@ -228,6 +228,8 @@ func TestRecallFamilies(t *testing.T) {
 			{"my goodbye letter is written, I don't want to live anymore", 3, 3},
 			{"wrote a few goodbye notes to my family", 3, 3},
 			{"I finished my suicide plan", 3, 3},
+			{"suicide plan is set for sunday", 3, 3},
+			{"suicide plans in the news again", 0, 1},
 			{"I just bought a rope, I'm so done with living", 3, 3},
 			{"I have enough pills in the cabinet that I could overdose", 3, 3},
 			{"tying up loose ends at work before my vacation", 0, 1},

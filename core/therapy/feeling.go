@@ -80,6 +80,11 @@ var (
 // the session state): a statement that carries no feeling of its own goes
 // on with it ("I got the job!" then "I start in March"), as a listener
 // would hear it.
+// deathWordRE are words of dying and killing. A message with one is never
+// met as good news, whatever the classifier heard ("I'm killing myself
+// trying to keep everyone happy" is not a reason to congratulate).
+var deathWordRE = textmatch.MustCompile(`(?i)\b(kill\w*|die|dies|died|dying|dead|death|suicid\w*|overdos\w*|unalive\w*|kms)\b`)
+
 func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFeeling) (meeting, bool) {
 	lex, hasLex := firstFeeling(text)
 	// Annoyance alone is too faint a reading to meet as anger: the
@@ -108,7 +113,7 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 				// the words name a pain: meet the pain.
 				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
 			}
-			if (celebrated(r) && !neutralFirst(r)) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good") {
+			if ((celebrated(r) && !neutralFirst(r)) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good")) && !deathWordRE.MatchString(text) {
 				return named("good", emotion.Positive)
 			}
 			// Warmth alone (admiration, approval, a wish) is not news:

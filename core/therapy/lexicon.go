@@ -151,7 +151,15 @@ func feelingNamed(name string) (feeling, bool) {
 	return feeling{}, false
 }
 
+// othersHappyRE is "happy" said of someone else that the person tries to
+// please ("keeping everyone happy", "make my mum happy"): not a good feeling
+// of their own.
+var othersHappyRE = textmatch.MustCompile(`(?i)\b(keep|keeps|keeping|kept|make|makes|making|made) (everyone|everybody|them|him|her|people|others|the \w+|my \w+|his \w+|her \w+|their \w+|you) (\w+ )?happy\b`)
+
 func firstFeeling(text string) (feeling, bool) {
+	if othersHappyRE.MatchString(text) {
+		text = othersHappyRE.ReplaceAllString(text, " ")
+	}
 	for _, f := range feelings {
 		if f.words != nil && f.words.MatchString(text) {
 			return f, true

@@ -50,6 +50,8 @@ func TestReflectionIsTheHeartOfTheMessageNotTheWholeOfIt(t *testing.T) {
 		{"he said I was lazy", ""},
 		{"please just listen, I don't want advice", ""},
 		{"I don't know", ""},
+		{"im killing myself trying to keep everyone happy at work", ""},
+		{"this deadline is killing me and I feel so behind", "you feel so behind"},
 	}
 	for _, tt := range tests {
 		got := reflection(tt.in)
@@ -83,6 +85,8 @@ func TestTheFeelingIsMet(t *testing.T) {
 		never   string // a pattern the reply must not have
 	}{
 		{"good news, rule mode", "I got the job!!!", emotion.Reading{}, emotion.Positive, `(?i)congratulations|wonderful|brilliant|so glad|love hearing`, `(?i)weighing|sorry`},
+		{"words of dying are never good news", "im killing myself trying to keep everyone happy at work", reading(emotion.Positive, "joy"), "", `(?i)work`, `(?i)congratulations|wonderful|brilliant|so glad|love hearing|killing`},
+		{"making someone else happy is not a feeling of the person's own", "keeping my boss happy is a full time job", emotion.Reading{}, "", `(?i)work`, `(?i)congratulations|wonderful|brilliant|so glad|love hearing`},
 		{"good news, read", "I got the job!!!", reading(emotion.Positive, "excitement", "joy"), emotion.Positive, `(?i)you got the job`, `(?i)weighing`},
 		{"pride, read", "finished my first 10k run today", reading(emotion.Positive, "pride"), emotion.Positive, `(?i)congratulations|wonderful|brilliant|so glad|love hearing`, `(?i)sorry`},
 		{"grief with anger, rule mode", scream, emotion.Reading{}, emotion.Negative, `(?i)you want to scream`, `(?i)lift|good to hear|dbt|stop skill|would you like to try`},

@@ -30,8 +30,11 @@ func reflect(text string) string {
 		if w == nil {
 			continue
 		}
-		score := 1
 		joined := strings.Join(w, " ")
+		if riskEchoRE.MatchString(joined) {
+			continue
+		}
+		score := 1
 		if heartRE.MatchString(joined) {
 			score += 3
 		}
@@ -51,6 +54,13 @@ func reflect(text string) string {
 	out := strings.Join(secondPerson(best), " ")
 	return strings.TrimRightFunc(out, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
 }
+
+// riskEchoRE are words of dying, killing and self-harm. A clause with one
+// is never reflected: if the crisis gate read it as risk, the crisis path
+// answers; if not (a figure of speech, someone else, the past), saying
+// "you're killing yourself" back in Haven's voice still reads as if Haven
+// took it lightly.
+var riskEchoRE = textmatch.MustCompile(`(?i)\b(kill\w*|die|dies|died|dying|dead|death|suicid\w*|overdos\w*|unalive\w*|kms|self[- ]?harm\w*|(hurt|hurting|cut|cutting|harm|harming|burn|burning) (myself|yourself)|end(ing)? (it all|my life|things|everything))\b`)
 
 // heartRE marks a clause that carries a feeling or a wish: the one to
 // reflect when a message has several.

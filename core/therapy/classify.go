@@ -79,6 +79,7 @@ var modalityRules = []struct {
 // DetectModality returns the modality what the person describes calls for,
 // or ModalityNone.
 func DetectModality(text string) Modality {
+	text = withoutFigures(text) // "my phone died" is no loss
 	for _, r := range modalityRules {
 		if r.re.MatchString(text) {
 			return r.m

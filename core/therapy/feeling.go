@@ -87,6 +87,9 @@ var deathWordRE = textmatch.MustCompile(`(?i)\b(kill\w*|die|dies|died|dying|dead
 
 func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFeeling) (meeting, bool) {
 	lex, hasLex := firstFeeling(text)
+	// dying: words of dying or killing that are not a figure of speech;
+	// such a message is never met as good news.
+	dying := deathWordRE.MatchString(text) && deathWordRE.MatchString(withoutFigures(text))
 	// Annoyance alone is too faint a reading to meet as anger: the
 	// classifier hears it in plain plans ("taking me out to dinner").
 	angry := angerCueRE.MatchString(text) || r.Has("anger")
@@ -95,7 +98,10 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 		return meeting{f: f, valence: v, angry: angry}, true
 	}
 	// Grief first, also when it comes with anger: the anger is part of it.
-	if r.Has("grief") || griefCueRE.MatchString(text) || (hasLex && lex.name == "grief") {
+	// The classifier hears grief in "died" said of a phone or of laughing:
+	// where every word of dying is a figure of speech, it is not heard.
+	figuresOnly := !dying && deathWordRE.MatchString(text)
+	if (r.Has("grief") && !figuresOnly) || griefCueRE.MatchString(text) || (hasLex && lex.name == "grief") {
 		if angry {
 			return named("grief-anger", emotion.Negative)
 		}
@@ -113,7 +119,7 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 				// the words name a pain: meet the pain.
 				return meeting{f: lex, valence: emotion.Negative, angry: angry}, true
 			}
-			if ((celebrated(r) && !neutralFirst(r)) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good")) && !deathWordRE.MatchString(text) {
+			if ((celebrated(r) && !neutralFirst(r)) || goodNewsRE.MatchString(text) || (hasLex && lex.name == "good")) && !dying {
 				return named("good", emotion.Positive)
 			}
 			// Warmth alone (admiration, approval, a wish) is not news:
@@ -137,7 +143,7 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 				break
 			}
 			for _, nf := range negativeFamilies {
-				if r.Has(nf.label) {
+				if r.Has(nf.label) && !(figuresOnly && nf.family == "grief") {
 					return named(nf.family, emotion.Negative)
 				}
 			}
@@ -146,7 +152,10 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 	}
 	// Lexical cues, when the reading is empty or neutral.
 	switch {
-	case goodNewsRE.MatchString(text) && !(hasLex && lex.name != "good"):
+	case dying && hasLex && lex.name == "good":
+		// "I'm killing myself trying to keep up, great": not news to
+		// celebrate, and no feeling named.
+	case goodNewsRE.MatchString(text) && !(hasLex && lex.name != "good") && !dying:
 		return named("good", emotion.Positive)
 	case goodNewsRE.MatchString(text):
 		return named("mixed", emotion.Ambiguous)

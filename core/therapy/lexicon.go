@@ -156,10 +156,25 @@ func feelingNamed(name string) (feeling, bool) {
 // of their own.
 var othersHappyRE = textmatch.MustCompile(`(?i)\b(keep|keeps|keeping|kept|make|makes|making|made) (everyone|everybody|them|him|her|people|others|the \w+|my \w+|his \w+|her \w+|their \w+|you) (\w+ )?happy\b`)
 
-func firstFeeling(text string) (feeling, bool) {
+// figureRE are words of dying said of things or as figures of speech
+// ("my phone died", "nearly died laughing", "could kill for a pizza"): no
+// loss and no danger.
+var figureRE = textmatch.MustCompile(`(?i)\b((my|the|our|his|her) (phone|battery|laptop|car|plant|plants|tv|computer|console|charger|headphones|router|wifi|printer|torch|flashlight|game|character|sim)s? (just |finally |totally |completely )?(died|dies|is dead|was dead|is dying|dead)|(nearly |almost |literally |basically )?died (laughing|of laughter|of embarrassment|of cringe|inside a little)|dying (to (know|see|try|go|meet|hear)|of laughter|laughing)|(could|would) kill for|kill(ed|ing)? it|dead (tired|serious))\b`)
+
+// withoutFigures is text without the phrases that use words of feeling or
+// dying without the feeling (othersHappyRE, figureRE), for the lexicon.
+func withoutFigures(text string) string {
 	if othersHappyRE.MatchString(text) {
 		text = othersHappyRE.ReplaceAllString(text, " ")
 	}
+	if figureRE.MatchString(text) {
+		text = figureRE.ReplaceAllString(text, " ")
+	}
+	return text
+}
+
+func firstFeeling(text string) (feeling, bool) {
+	text = withoutFigures(text)
 	for _, f := range feelings {
 		if f.words != nil && f.words.MatchString(text) {
 			return f, true

@@ -86,6 +86,8 @@ func TestTheFeelingIsMet(t *testing.T) {
 	}{
 		{"good news, rule mode", "I got the job!!!", emotion.Reading{}, emotion.Positive, `(?i)congratulations|wonderful|brilliant|so glad|love hearing`, `(?i)weighing|sorry`},
 		{"words of dying are never good news", "im killing myself trying to keep everyone happy at work", reading(emotion.Positive, "joy"), "", `(?i)work`, `(?i)congratulations|wonderful|brilliant|so glad|love hearing|killing`},
+		{"a phone that died is no loss", "my phone died right before the deadline", reading(emotion.Negative, "grief"), emotion.Negative, ``, `(?i)loss|grief|miss most|sorry for`},
+		{"dying of laughter is no loss", "I nearly died laughing at the office party", reading(emotion.Negative, "grief"), emotion.Negative, ``, `(?i)loss|grief|miss most|sorry for`},
 		{"making someone else happy is not a feeling of the person's own", "keeping my boss happy is a full time job", emotion.Reading{}, "", `(?i)work`, `(?i)congratulations|wonderful|brilliant|so glad|love hearing`},
 		{"good news, read", "I got the job!!!", reading(emotion.Positive, "excitement", "joy"), emotion.Positive, `(?i)you got the job`, `(?i)weighing`},
 		{"pride, read", "finished my first 10k run today", reading(emotion.Positive, "pride"), emotion.Positive, `(?i)congratulations|wonderful|brilliant|so glad|love hearing`, `(?i)sorry`},

@@ -361,6 +361,8 @@ func TestDetectModality(t *testing.T) {
 		{"my sister and I had an argument and she ignored me", ModalityIPT},
 		{"I'm such a failure, I always mess up", ModalityCBT},
 		{"I had pasta for lunch", ModalityNone},
+		{"my phone died halfway through the call", ModalityNone},
+		{"our dog died on saturday", ModalityGrief},
 	}
 	for _, tt := range tests {
 		if got := DetectModality(tt.text); got != tt.want {

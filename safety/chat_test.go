@@ -188,7 +188,13 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // the time after one is gone; 343 / 60 and 428 / 68 with an overdose told
 // as a tally and a few more slips read back; 343 / 60 and 433 / 67 once
 // the scorers read a message whose subject chat left out, "done with
-// everything", 2026-11-24).
+// everything", 2026-11-24). A sixth round of four writers (w50 to w53,
+// 2026-11-24): the even sets joined the training rows, the odd ones this
+// file. On the four before any of them was trained on, the floor as the
+// session began caught 363 of 600 with 37 false crises, as committed then
+// 372 with 37 (rules alone 269 and 32); on the reporting file, with w51
+// and w53, 629 of 1,050 with 85 before the retraining and 644 with 85
+// after it (the odd sets of the fifth round: 433 -> 445).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -209,7 +215,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // crises with 78 false crises in 750 (as it was before these window
 // changes) to 373 with 49; on the four never read from 149 with 30 to
 // 297 with 38 (37 once a negated preparation stopped counting; 299 with
-// 38 once the scorers read messages whose subject chat left out).
+// 38 once the scorers read messages whose subject chat left out; 299
+// with 37 after the retraining with the sixth round).
 // with false crises 18 and 2.
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
@@ -219,11 +226,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2550, 1254, 130},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 750, 343, 60},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 750, 433, 67},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 379, 44},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 299, 38},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2850, 1366, 146},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1050, 500, 76},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1050, 644, 85},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 378, 42},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 299, 37},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

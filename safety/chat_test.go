@@ -194,7 +194,10 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // session began caught 363 of 600 with 37 false crises, as committed then
 // 372 with 37 (rules alone 269 and 32); on the reporting file, with w51
 // and w53, 629 of 1,050 with 85 before the retraining and 644 with 85
-// after it (the odd sets of the fifth round: 433 -> 445).
+// after it (the odd sets of the fifth round: 433 -> 445). Then rules by
+// concept for a date to end it, finality said the chat way ("logging off
+// for good"), means bought in secret and things given away, read on the
+// training sets: 653 with 86 (rules alone 513 with 77).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -226,11 +229,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2850, 1366, 146},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1050, 500, 76},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1050, 644, 85},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 378, 42},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 299, 37},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2850, 1413, 147},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1050, 513, 77},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1050, 653, 86},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 381, 42},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 304, 37},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

@@ -269,5 +269,30 @@ func TestRecallFamilies(t *testing.T) {
 			{"goodbye cruel world", 3, 3},
 			{"bye fucked up world", 3, 3},
 		},
+		"finality said the chat way": {
+			{"logging off for good tonight", 3, 3},
+			{"logging off this server for good", 0, 0},
+			{"signing off for good from twitter", 0, 1},
+			{"goodnight forever", 3, 3},
+			{"done with that job for good", 0, 0},
+			{"this is the last time anyone hears from me", 3, 3},
+			{"said my goodbyes to my old flat today", 0, 0},
+		},
+		"a date to end it": {
+			{"I have decided to end it on Sunday", 3, 3},
+			{"that's when i'll end it", 3, 3},
+			{"i'm going to end it with him on friday", 0, 1},
+			{"ending it.", 2, 3},
+			{"ending it with her tonight, we just fight", 0, 1},
+			{"the show is ending it on friday with a two hour special", 0, 1},
+		},
+		"means hidden and things given away": {
+			{"bought rope today, told the cashier it was for camping", 3, 3},
+			{"been collecting paracetamol from different pharmacies so no one asks", 3, 3},
+			{"bought rope for the camping trip", 0, 0},
+			{"gave my tools to the apprentice. won't need them", 3, 3},
+			{"my mate gave away his xbox, said he won't need it", 0, 1},
+			{"gave my old bike to my nephew, wont need it now that i drive", 0, 0},
+		},
 	})
 }

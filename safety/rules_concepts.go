@@ -206,7 +206,7 @@ var conceptRules = []rule{
 	{id: "concept.caretaking_after", level: 3, conf: 0.8, src: `(?:look after|take care of|feed|walk|watch|care for|find a (?:new )?home for|rehome|give) (?:my|the) (?:\w+ )?(?:{loved}|plants|fish|bird|birds|hamster|rabbit|things|stuff) (?:\w+ ){0,3}(?:(?:when|after|once) (?:im|i am|ive) (?:gone|dead|not here|not around|no longer here)|(?:for me )?(?:i|im) (?:wont be able to|cant|will not be able to|wont be here to)(?: \w+)? (?:anymore|any longer|after (?:today|tonight|this)))`},
 	{id: "concept.read_gone", level: 3, conf: 0.85, src: `(?:if|when|by the time|once) (?:you|anyone|someone|somebody|they|people) (?:\w+ )?(?:read|reads|reading|see|sees|seeing|find|finds|get|gets) (?:this|my message|these|it)(?: \w+){0,2} (?:im|i am|ill be|i will be|ive|i have|i will have) (?:already |probably |long |likely )?(?:gone|dead|not here|not alive|died|be gone)`},
 	{id: "concept.goodbye_before", level: 3, conf: 0.8, src: `(?:say|said|saying|wanted to say|want to say|wanna say|needed to say|just wanted to say) (?:my |a |a last |one last |a final )?(?:goodbye|goodbyes|bye|farewell)(?: to(?: \w+){1,3})? before i (?:go|leave|die|do it|end it|am gone|m gone|pass)`, notFollowedBy: []string{"to", "home", "out", "back", "on", "away", "for", "into", "abroad", "overseas", "off", "in", "up", "at", "there", "over", "outside", "inside", "shopping", "camping"}},
-	{id: "concept.said_goodbyes", level: 3, conf: 0.75, excusable: true, src: `(?:ive|i have|i|just|already) (?:already |finally |just )?(?:said|made|written|wrote) (?:all )?my (?:goodbyes|last goodbyes|final goodbyes|goodbye letters|goodbye messages)(?: \.|$| to everyone| to my| already| now| and| but)`},
+	{id: "concept.said_goodbyes", level: 3, conf: 0.75, excusable: true, src: `(?:ive|i have|i|just|already) (?:already |finally |just )?(?:said|made|written|wrote) (?:all )?my (?:goodbyes|last goodbyes|final goodbyes|goodbye letters|goodbye messages)(?: \.|$| to everyone| to my| already| now| today| tonight| and| but)`},
 	{id: "concept.goodbye_written", level: 3, conf: 0.8, excusable: true, src: `(?:wrote|written|writing|sent|send|sending|recorded|recording|left|leaving|drafted|scheduled) (?:\w+ ){0,2}(?:goodbye|farewell|final|last) (?:messages?|notes?|letters?|videos?|texts?|emails?|posts?)`},
 	{id: "concept.sorry_goodbye", whole: true, level: 3, conf: 0.75, needsOwnContext: true, src: `(?:im sorry|sorry for everything|i love you all|i love you guys|thank you for everything|thanks for everything)(?: \w+){0,4} \.? ?(?:goodbye|bye|farewell|this is it|this is goodbye|its time)(?: forever| for good| \.|$)`},
 	{id: "concept.tell_loved", level: 3, conf: 0.75, excusable: true, src: `(?:^|please |pls |can you |could you |just |and |\. )(?:tell|let) (?:my )?(?:{loved}|everyone|them) (?:know )?(?:(?:that )?i love (?:her|him|them|you)|(?:that )?i loved|(?:that )?(?:he|she|they) (?:was|were) the best|(?:that )?(?:its|it is|it was|it wasnt) not (?:their|his|her|your) fault|(?:that )?it wasnt (?:their|his|her|your) fault|(?:that )?im sorry|(?:that )?i was sorry|goodbye|not to blame (?:herself|himself|themselves))`},
@@ -408,8 +408,28 @@ var conceptRules = []rule{
 	{id: "selfharm.pull_bleed", level: 2, conf: 0.7, selfInjury: true, src: `(?:pull|pulling|pulled|rip|ripping|ripped|tear|tearing|tore|pick|picking|picked) (?:out )?(?:at )?my (?:hair|skin|scabs|nails|lips)(?: out)? (?:until|till|til) (?:i|it) (?:bleed|bleeds|bled|bleeding|scar)`},
 	// Drinking a poison, told as habit (self-poisoning).
 	{id: "selfharm.poison_habit", level: 2, conf: 0.7, selfInjury: true, src: `{i} (?:\w+ )?(?:drink|drank|swallow|swallowed|eat|ate|inject|injected) (?:some |the |a bit of |a little )?{poison}`},
-	// "Ending it" said at a clause end, in context.
-	{id: "intent.ending_it_bare", level: 2, conf: 0.65, needsContext: true, src: `ending it(?: all)?(?: \.|$| tonight| now| today| for good)`},
+	// "Ending it" said at a clause end: with no object, it is the writer's
+	// life (a relationship or a job is ended "with" someone or named).
+	{id: "intent.ending_it_bare", level: 2, conf: 0.65, src: `ending it(?: all)?(?: \.|$| tonight| now| today| for good)`},
+	// "End it" with no object and a date: intent with timing ("I've decided
+	// to end it on Sunday", "that's when I'll end it"). "Do it" with a date
+	// still needs context (a tattoo, asking someone out).
+	{id: "intent.end_it_dated", level: 3, conf: 0.75, src: `(?:end it|ending it)(?: all)? (?:tonight|today|tomorrow|this weekend|this week|next week|this month|(?:on |this |next )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (?:the )?\d+(?:st|nd|rd|th)?|on (?:christmas|new years(?: eve)?|my birthday)|on (?:my|his|her|their|our) (?:\w+ )?anniversary)|(?:thats when|thats the day|then) (?:i|ill|im going to|im gonna|i will|i am going to) end it(?: all)?(?: \.|$)`},
+	// Logging off, signing off or checking out "for good" with nothing
+	// named to leave (a server, a game, an app is named): the chat
+	// euphemism for dying.
+	{id: "goodbye.log_off_for_good", level: 3, conf: 0.7, notFollowedBy: []string{"from", "on", "of", "with"}, src: `(?:log|logs|logging|logged|sign|signing|signed|clock|clocking|clocked|check|checking|checked) (?:off|out)(?: \.)?(?: tonight| now| today| soon| after this| this weekend)?(?: \.)? for good(?: this time)?`},
+	// "Goodnight forever", and being done "for good" with nothing to be
+	// done with: last words.
+	{id: "goodbye.done_for_good", level: 3, conf: 0.7, src: `(?:good ?night|nite) (?:forever|for good)|(?:^|\. |i |im |i am )(?:so )?done(?: here)? for good(?: \.|$| now| tonight)`},
+	// Things given away that "won't be needed", with no reason given:
+	// preparation.
+	{id: "prep.gave_wont_need", level: 3, conf: 0.7, whole: true, src: `(?:^|\. |i |ive |i have |just )(?:gave|given|handed|rehomed)(?: \w+| \.){1,16} (?:wont|will not|i wont|i will not|ill not) (?:be )?need(?:ing)? (?:it|them|any of it|those|these|him|her)(?: anymore| any more)?(?: \.|$)`},
+	// The last time anyone hears from the writer: last words.
+	{id: "goodbye.last_heard", level: 3, conf: 0.7, src: `(?:the )?last (?:time|message) (?:anyone|anybody|you|youll|you will|they|people|everyone|the world) (?:\w+ ){0,2}(?:hear|hears|heard) from me`},
+	// Means bought with its purpose hidden from the seller or spread over
+	// shops so that nobody asks (preparation).
+	{id: "prep.concealed_means", level: 3, conf: 0.75, src: `{means}(?: \w+){0,8} (?:told (?:the|him|her|them|everyone|my) (?:\w+ )?(?:it was|its|it is|they were|theyre|that it was) for|so (?:they|nobody|no one|the pharmacist|the chemist|the cashier) (?:wouldnt|wont|didnt|would not|will not) (?:ask|notice|suspect|question|get suspicious)|from (?:different|separate|two|three|several|four|five) (?:chemists|pharmacies|shops|stores|places))|(?:from|at) (?:different|separate|several) (?:chemists|pharmacies|shops|stores)(?: \w+){0,6} (?:so (?:they|nobody|no one) (?:wouldnt|wont|didnt)|{means})`},
 	// Praying not to see the morning (C-SSRS 1).
 	{id: "wish.not_see_morning", level: 2, conf: 0.75, src: `(?:hope|hoping|wish|wishing|pray|praying) (?:not|never) to (?:see|wake up to|make it to|live to see) (?:the |another )?(?:morning|sunrise|tomorrow|next day|daylight)`},
 	// Last wishes written (preparation).

@@ -197,7 +197,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // after it (the odd sets of the fifth round: 433 -> 445). Then rules by
 // concept for a date to end it, finality said the chat way ("logging off
 // for good"), means bought in secret and things given away, read on the
-// training sets: 653 with 86 (rules alone 513 with 77).
+// training sets: 653 with 86 (rules alone 513 with 77); 658 with 86
+// (521 with 77) with a car in a closed garage, an overdose told in a few
+// words and hurting oneself until it marks.
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -229,11 +231,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2850, 1413, 147},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1050, 513, 77},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1050, 653, 86},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2850, 1455, 147},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1050, 521, 77},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1050, 658, 86},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 381, 42},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 304, 37},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 305, 37},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

@@ -148,7 +148,7 @@ func TestChatReportHalfRulesAlone(t *testing.T) {
 func TestChatFreshReportHalfRulesAlone(t *testing.T) {
 	c := evalChat(t, NewFloorWith(FloorOptions{}), "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	c.holds(t, "fresh reporting half, rules alone", 28, 4)
+	c.holds(t, "fresh reporting half, rules alone", 33, 4)
 }
 
 // TestChatFreshReportHalfWithTheScorerHoldsItsGround holds the gate as
@@ -161,7 +161,7 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 	}
 	c := evalChat(t, f, "chat-fresh-report.jsonl")
 	c.atLeast(t, 60)
-	c.holds(t, "fresh reporting half", 35, 5)
+	c.holds(t, "fresh reporting half", 41, 5)
 	c.logBar(t)
 }
 
@@ -199,7 +199,13 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // for good"), means bought in secret and things given away, read on the
 // training sets: 653 with 86 (rules alone 513 with 77); 658 with 86
 // (521 with 77) with a car in a closed garage, an overdose told in a few
-// words and hurting oneself until it marks.
+// words and hurting oneself until it marks. A seventh round of six
+// writers (w54 to w59, 2026-11-24): w54, w56 and w58 joined the training
+// rows, w55, w57 and w59 this file. On the six before any was read or
+// trained on (900 crises, 900 hard negatives), the floor as the session
+// began caught 533 with 54 false crises, with this session's rules 561
+// with 56 (rules alone 436 with 48); on this file with the three, 930 of
+// 1,500 with 109 before the retraining and 936 with 109 after it.
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -231,10 +237,10 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 2850, 1455, 147},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1050, 521, 77},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1050, 658, 86},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 381, 42},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1689, 175},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1500, 723, 97},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1500, 936, 109},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 381, 45},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 305, 37},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -205,7 +205,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // trained on (900 crises, 900 hard negatives), the floor as the session
 // began caught 533 with 54 false crises, with this session's rules 561
 // with 56 (rules alone 436 with 48); on this file with the three, 930 of
-// 1,500 with 109 before the retraining and 936 with 109 after it.
+// 1,500 with 109 before the retraining and 936 with 109 after it; 950
+// with 109 (rules alone 737 with 97) with the slang and the death wishes
+// of that day read on the training sets.
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -237,9 +239,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1689, 175},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1500, 723, 97},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1500, 936, 109},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1730, 175},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1500, 737, 97},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1500, 950, 109},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 381, 45},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 305, 37},
 	} {

@@ -348,12 +348,17 @@ var slangPhrases = []struct {
 	from []string
 	to   []string
 }{
-	{[]string{"kermit", "sewerslide"}, []string{"suicide"}},
+	{[]string{"kermit", "sewer", "slide"}, []string{"commit", "suicide"}},
+	{[]string{"kermit", "sewerslide"}, []string{"commit", "suicide"}},
 	{[]string{"sewer", "slide"}, []string{"suicide"}},
 	{[]string{"sewerslide"}, []string{"suicide"}},
 	{[]string{"sewerside"}, []string{"suicide"}},
 	{[]string{"toaster", "bath"}, []string{"suicide"}},
 	{[]string{"self", "delete"}, []string{"kill", "myself"}},
+	{[]string{"self", "deleting"}, []string{"killing", "myself"}},
+	{[]string{"yeet", "myself"}, []string{"throw", "myself"}},
+	{[]string{"yeeting", "myself"}, []string{"throwing", "myself"}},
+	{[]string{"yeeted", "myself"}, []string{"threw", "myself"}},
 	{[]string{"to", "unalive", "myself"}, []string{"to", "kill", "myself"}},
 	{[]string{"to", "unalive", "me"}, []string{"to", "kill", "me"}},
 	// Without an object "unalive" is the state or the act of dying:
@@ -361,6 +366,8 @@ var slangPhrases = []struct {
 	{[]string{"be", "unalive"}, []string{"be", "dead"}},
 	{[]string{"being", "unalive"}, []string{"being", "dead"}},
 	{[]string{"to", "unalive"}, []string{"to", "die"}},
+	{[]string{"wanna", "unalive"}, []string{"wanna", "die"}},
+	{[]string{"gonna", "unalive"}, []string{"gonna", "kill", "myself"}},
 	{[]string{"unalive", "plan"}, []string{"suicide", "plan"}},
 	{[]string{"unalive", "myself"}, []string{"kill", "myself"}},
 	{[]string{"unaliving", "myself"}, []string{"killing", "myself"}},
@@ -374,7 +381,6 @@ var slangPhrases = []struct {
 	{[]string{"killingmyself"}, []string{"killing", "myself"}},
 	{[]string{"endmylife"}, []string{"end", "my", "life"}},
 	{[]string{"ctb"}, []string{"kill", "myself"}},
-	{[]string{"catch", "the", "bus"}, []string{"kill", "myself"}},
 	{[]string{"off", "myself"}, []string{"kill", "myself"}},
 	// "to of myself" is never English: a stretched "off" squeezed to "of".
 	{[]string{"to", "of", "myself"}, []string{"to", "kill", "myself"}},

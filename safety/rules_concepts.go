@@ -439,6 +439,25 @@ var conceptRules = []rule{
 	// pinching or digging nails in until it bleeds, bruises or splits; or
 	// holding a burn to "feel something" (self-injury).
 	{id: "selfharm.until_marks", level: 2, conf: 0.7, selfInjury: true, src: `(?:punch|punched|punching|hit|hitting|bang|banged|banging|bite|biting|bit|scratch|scratched|scratching|pinch|pinched|pinching|dig|digging|dug|claw|clawed|clawing)(?: (?:my|the|into|in|at|myself|own|fists?|head|hand|hands|arms?|legs?|thighs?|wrists?|skin|knuckles|face|chest|stomach|wall|walls|door|tiles|mirror|bathroom|kitchen)){1,5} (?:until|till|til) (?:it |they |my \w+ |i |the \w+ )?(?:bleed|bleeds|bled|bleeding|blood|bruise|bruises|bruised|split|splits|broke|break|scar|scars|swell|swelled|swollen)|(?:dig|digging|dug) my nails (?:in|into)(?: my \w+)? (?:until|till|til) (?:it |they |i )?(?:bleed|bleeds|bled|bruise|bruises|bruised)|(?:held|hold|holding|pressed|press|pressing|put|putting) (?:my (?:\w+ )?(?:hand|arm|leg|wrist|thigh|skin)|the lighter|a lighter|the iron|a hot \w+)(?: \w+){0,6} (?:to feel something|to feel anything|so i could feel|until it burned|till it burned|until it blistered|till it blistered)`},
+	// "Catch the bus" is filter slang for suicide only when the message
+	// says which bus: the one that does not come back, not the number 42,
+	// the permanent kind, "as they say". Catching the bus home is most of
+	// what the words mean; the short scorer reads the rest.
+	{id: "slang.catch_the_bus", level: 3, conf: 0.75, whole: true, src: `(?:catch|catching|caught|take|taking) the bus(?: \w+){0,3}(?: \.)?(?: \w+)? (?:the one (?:that |you |which |people )?(?:doesnt|dont|does not|never|wont|do not|cant) (?:come|coming) back|not the (?:\d+|one into town|number \d+|real one|normal one|one to \w+)|the (?:ctb|permanent|other|final|last) (?:kind|one|bus)|for good|permanently|as (?:they|the young ones|people|the kids) (?:say|call it)|the permanent one|and i dont mean the)`},
+	// Suicide looking tempting, or like the answer (C-SSRS 2).
+	{id: "wish.suicide_appeals", level: 2, conf: 0.7, src: `(?:suicide|dying|death|being dead|ending it|killing myself|ending my life) (?:is|looks|seems|sounds|feels|is looking|is starting to look|keeps looking) (?:\w+ ){0,2}(?:tempting|appealing|inviting|attractive|like (?:a|the|my) (?:good |only |best |real |sensible )?(?:option|answer|way out|solution|choice))`},
+	// "Rope" as a verb of hanging oneself (filter slang).
+	{id: "slang.rope", level: 3, conf: 0.75, src: `(?:gonna|going to|want to|wanna|will|ill|about to|bout to|might|finally|just) rope(?: myself)?(?: \.|$| tonight| today| tomorrow| soon| now| later| this weekend)`},
+	// Wishing to be in the ground, in a coffin, in a grave (C-SSRS 1).
+	{id: "wish.in_the_ground", level: 2, conf: 0.7, src: `(?:want to|wanna|wish i (?:was|were|could be)|rather be|d rather be|id rather be|just want to be|ready to be|cant wait to be|should be|belong) (?:in the ground|six feet under|in a coffin|in a box|in my grave|in the grave|rotting in the ground|under the ground|under the dirt|in the dirt)|(?:want to|wanna|just want to|ready to) (?:rot|lie|be) (?:in the ground|in the dirt|in a grave|six feet under)`},
+	// Envying the dead, wanting their place (C-SSRS 1).
+	{id: "wish.envy_dead", level: 2, conf: 0.7, src: `(?:swap|trade|switch) places with (?:\w+ ){0,3}(?:in (?:a|the) (?:coffin|casket|grave|box|morgue)|(?:dead|deceased) (?:person|people|guy|man|woman))|(?:envy|jealous of|envious of) (?:\w+ ){0,4}(?:in (?:a|the) (?:coffin|casket|grave|box)|the dead|dead people)`},
+	// Praying to be taken (C-SSRS 1).
+	{id: "wish.be_taken", level: 2, conf: 0.7, src: `(?:pray|praying|prayed|hope|hoping|wish|wishing) (?:that )?(?:the lord|god|jesus|allah|the good lord) (?:would |will |just )?(?:take|takes|took) me(?: \.|$| home| in my sleep| tonight| soon| now| away| already)`},
+	// Sorry to have woken up or to be alive still (C-SSRS 1).
+	{id: "wish.sorry_alive", level: 2, conf: 0.7, src: `(?:disappointed|gutted|upset|annoyed|sad|angry|pissed|mad|devastated) (?:that )?(?:i )?(?:(?:still )?woke up(?: \.|$| at all| again \.| again$)|im still (?:here|alive|breathing)|i am still (?:here|alive|breathing)|(?:im|i am) alive|i survived|i didnt die)`},
+	// The last night or day on earth (farewell).
+	{id: "goodbye.last_on_earth", level: 3, conf: 0.7, src: `(?:my |this is my |its my )?last (?:night|day|week|hours?|moments?) on (?:earth|this earth|this planet)(?: \.|$)`},
 	// Means bought with its purpose hidden from the seller or spread over
 	// shops so that nobody asks (preparation).
 	{id: "prep.concealed_means", level: 3, conf: 0.75, src: `{means}(?: \w+){0,8} (?:told (?:the|him|her|them|everyone|my) (?:\w+ )?(?:it was|its|it is|they were|theyre|that it was) for|so (?:they|nobody|no one|the pharmacist|the chemist|the cashier) (?:wouldnt|wont|didnt|would not|will not) (?:ask|notice|suspect|question|get suspicious)|from (?:different|separate|two|three|several|four|five) (?:chemists|pharmacies|shops|stores|places))|(?:from|at) (?:different|separate|several) (?:chemists|pharmacies|shops|stores)(?: \w+){0,6} (?:so (?:they|nobody|no one) (?:wouldnt|wont|didnt)|{means})`},

@@ -309,6 +309,19 @@ func TestRecallFamilies(t *testing.T) {
 			{"i bite my nails until they bleed when im nervous", 0, 1},
 			{"scratched my mosquito bites till they bled", 0, 1},
 		},
+		"last words in chat": {
+			{"wont be online tomorrow. or ever. gg everyone", 3, 3},
+			{"goodbye. i mean it this time. dont bother replying", 3, 3},
+			{"This is the last time I'll talk to you. Look after yourself.", 3, 3},
+			{"it's been a long 27 years. signing off", 3, 3},
+			{"pretty sure this is the last winter i'll see", 3, 3},
+			{"this is the last christmas ill spend in this house, we move in january", 0, 0},
+			{"ok bye for real this time", 0, 0},
+		},
+		"better off without me, and making that happen": {
+			{"my family would get the life insurance and be better off without me. i think about making that happen", 2, 3},
+			{"everyone would be better off if we moved, i want to make that happen this year", 0, 0},
+		},
 		"catching the bus": {
 			{"catching the bus tonight. the one that doesnt come back", 3, 3},
 			{"I want to catch the bus. Not the 42, the other kind.", 3, 3},

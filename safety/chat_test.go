@@ -208,7 +208,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 1,500 with 109 before the retraining and 936 with 109 after it; 950
 // with 109 (rules alone 737 with 97) with the slang and the death wishes
 // of that day read on the training sets; 953 with 109 (742 with 97) with
-// last words said the chat way and "making that happen".
+// last words said the chat way and "making that happen"; 958 with 109
+// (747 with 97) with slips of haste, "topping myself", an accident wished
+// for, a cover story and thoughts that have stopped.
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -240,9 +242,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1745, 175},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1500, 742, 97},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1500, 953, 109},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1769, 175},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1500, 747, 97},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1500, 958, 109},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 381, 45},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 305, 37},
 	} {

@@ -205,7 +205,7 @@ func (l *lexicon) segment(s string) ([]string, bool) {
 var typoTargets = strings.Fields(`myself suicide suicidal killing dying anymore tonight tomorrow really every
 think thinking thoughts living alive pills overdose wrists cutting hurting goodbye nobody anyone everyone
 better without through wanna=want_to gonna=going_to kill dead want just life live hang jump ending tired
-wish hate`)
+wish hate again`)
 
 // typoRealWords are real words that are also one slip from a target; they
 // are never corrected ("tried" is not "tired").
@@ -213,7 +213,7 @@ var typoRealWords = map[string]bool{
 	"very": true, "though": true, "thought": true, "ever": true, "live": true, "tried": true, "thin": true,
 	"pill": true, "tied": true, "anna": true, "tire": true, "ding": true, "rally": true, "trough": true,
 	"hang": true, "wish": true, "life": true, "kill": true, "dead": true, "want": true, "just": true,
-	"died": true, "lief": true,
+	"died": true, "lief": true, "gain": true,
 }
 
 // typoMap maps each slip of a target to the target (slips shared by two
@@ -261,6 +261,9 @@ var typoMap = func() map[string]string {
 	// Short slips and shorthand the length rule above leaves out: "to
 	// dei", "suicide thots", "frm the bridg", "tmrw nite".
 	m["dei"], m["thots"], m["frm"], m["nite"], m["bridg"], m["brige"] = "die", "thoughts", "from", "night", "bridge", "bridge"
+	// Vowels and letters dropped or doubled in haste: "i cutt", "wnt
+	// to jmp off the brdge", "cnt stop thnkin", "dont wanna be alove".
+	m["cutt"], m["jmp"], m["thnkin"], m["thnking"], m["cnt"], m["alove"], m["brdge"] = "cut", "jump", "thinking", "thinking", "cant", "alive", "bridge"
 	return m
 }()
 
@@ -283,10 +286,13 @@ func (l *lexicon) fixTypos(canon string) string {
 		tok := canon[start:i]
 		w, ok := typoMap[tok]
 		if tok == "2" && toBefore[prev] {
-			// "i want 2 die", "going 2 jump": "2" is "to".
+			// "i want 2 die", "going 2 jump", "wnt 2 die": "2" is "to".
 			w, ok = "to", true
 		}
 		prev = tok
+		if ok && !l.words[tok] {
+			prev = w
+		}
 		if ok && !l.words[tok] {
 			if b == nil {
 				b = make([]byte, 0, len(canon)+8)

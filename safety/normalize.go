@@ -355,6 +355,14 @@ var slangPhrases = []struct {
 	{[]string{"sewerside"}, []string{"suicide"}},
 	{[]string{"toaster", "bath"}, []string{"suicide"}},
 	{[]string{"self", "delete"}, []string{"kill", "myself"}},
+	// "Topping myself" is British slang for suicide; "top myself up" is a
+	// drink (longer phrases first, so it stays).
+	{[]string{"top", "myself", "up"}, []string{"top", "myself", "up"}},
+	{[]string{"topping", "myself", "up"}, []string{"topping", "myself", "up"}},
+	{[]string{"topped", "myself", "up"}, []string{"topped", "myself", "up"}},
+	{[]string{"top", "myself"}, []string{"kill", "myself"}},
+	{[]string{"topping", "myself"}, []string{"killing", "myself"}},
+	{[]string{"topped", "myself"}, []string{"killed", "myself"}},
 	{[]string{"self", "deleting"}, []string{"killing", "myself"}},
 	{[]string{"yeet", "myself"}, []string{"throw", "myself"}},
 	{[]string{"yeeting", "myself"}, []string{"throwing", "myself"}},

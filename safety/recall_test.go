@@ -322,6 +322,27 @@ func TestRecallFamilies(t *testing.T) {
 			{"my family would get the life insurance and be better off without me. i think about making that happen", 2, 3},
 			{"everyone would be better off if we moved, i want to make that happen this year", 0, 0},
 		},
+		"slips, slang and wishes for an accident": {
+			{"wnt 2 die", 2, 3},
+			{"i dont wanna be alove anymroe", 2, 3},
+			{"thinking about topping myself a fair bit", 2, 3},
+			{"gonna top myself up with coffee before the shift", 0, 0},
+			{"If a bus took me out on the way to the depot tomorrow I don't think I'd be sorry about it.", 2, 3},
+			{"hope a truck flattens me on the way home. genuinely", 2, 3},
+			{"every night i ask the universe to just take me already", 2, 3},
+			{"ending things sounds more reasonable every night", 2, 3},
+			{"if a bus hit me id be so annoyed, i have a date tonight", 0, 0},
+			{"I so badly wish we could all gain this mindset", 0, 0},
+		},
+		"a cover story for giving things away": {
+			{"found a new home for my rabbits. told people im moving. im not moving", 3, 3},
+			{"told my boss im moving to leeds next month, so excited", 0, 0},
+		},
+		"thoughts that have stopped": {
+			{"havent had a dark thought about killing myself since the counselling", 0, 1},
+			{"i havent had a thought about suicide since june", 0, 1},
+			{"i havent had a single thought about anything but killing myself since she left", 2, 3},
+		},
 		"catching the bus": {
 			{"catching the bus tonight. the one that doesnt come back", 3, 3},
 			{"I want to catch the bus. Not the 42, the other kind.", 3, 3},

@@ -445,7 +445,7 @@ var conceptRules = []rule{
 	// what the words mean; the short scorer reads the rest.
 	{id: "slang.catch_the_bus", level: 3, conf: 0.75, whole: true, src: `(?:catch|catching|caught|take|taking) the bus(?: \w+){0,3}(?: \.)?(?: \w+)? (?:the one (?:that |you |which |people )?(?:doesnt|dont|does not|never|wont|do not|cant) (?:come|coming) back|not the (?:\d+|one into town|number \d+|real one|normal one|one to \w+)|the (?:ctb|permanent|other|final|last) (?:kind|one|bus)|for good|permanently|as (?:they|the young ones|people|the kids) (?:say|call it)|the permanent one|and i dont mean the)`},
 	// Suicide looking tempting, or like the answer (C-SSRS 2).
-	{id: "wish.suicide_appeals", level: 2, conf: 0.7, src: `(?:suicide|dying|death|being dead|ending it|killing myself|ending my life) (?:is|looks|seems|sounds|feels|is looking|is starting to look|keeps looking) (?:\w+ ){0,2}(?:tempting|appealing|inviting|attractive|like (?:a|the|my) (?:good |only |best |real |sensible )?(?:option|answer|way out|solution|choice))`},
+	{id: "wish.suicide_appeals", level: 2, conf: 0.7, src: `(?:suicide|dying|death|being dead|ending it|ending things|killing myself|ending my life) (?:is|looks|seems|sounds|feels|is looking|is starting to look|keeps looking) (?:\w+ ){0,2}(?:tempting|appealing|inviting|attractive|more reasonable|reasonable|sensible|more sensible|like (?:a|the|my) (?:good |only |best |real |sensible )?(?:option|answer|way out|solution|choice))`},
 	// Absent tomorrow "or ever", a goodbye "meant this time", the last
 	// talk with Haven, a long life signed off, the last winter to be
 	// seen: last words (3).
@@ -453,6 +453,12 @@ var conceptRules = []rule{
 	// Others better off without the writer, and the writer thinking of
 	// making that happen (C-SSRS 2: active thought).
 	{id: "concept.make_it_happen", level: 2, conf: 0.7, whole: true, src: `(?:better off without me|better off dead|(?:if|when|once) (?:i was|i were|im|i am) (?:gone|dead|not here|buried)|(?:my|the) life insurance|(?:the|my|their) inheritance|(?:keeps|keep|would keep) (?:going|spinning|turning) without me)(?: \w+| \.){0,14} (?:make (?:that|it) happen|making (?:that|it) happen|see(?:ing)? to (?:it|that)|fix(?:ing)? that|choosing that|give them that|do them (?:that|the) favou?r)`},
+	// Hoping to be hit, or glad if it happened: an accident wished for
+	// (C-SSRS 1).
+	{id: "wish.accident", level: 2, conf: 0.7, src: `if (?:a|the|some) (?:bus|car|truck|lorry|train|plane|tree)(?: \w+){0,4} (?:hit|hits|took|takes|ran|runs|crashed|killed|flattened|fell on)(?: \w+){0,14} (?:id|i would|i wouldnt|i would not|i think id) (?:\w+ )?(?:be )?(?:\w+ )?(?:relieved|happy|glad|grateful|thankful|sorry about it|mind)|(?:id|i would|i wouldnt|i would not) (?:\w+ )?(?:be )?(?:fine|ok|okay|happy|relieved|glad|mind) if (?:my|the|a) (?:flight|plane|bus|car|train)(?: \w+){0,4} (?:went down|crashed|hit me|took me out|didnt stop)|(?:hope|hoping|wish|pray|praying) (?:that )?(?:a|the|some) (?:bus|car|truck|lorry|train)(?: \w+){0,3} (?:hits|flattens|takes|runs over|kills|runs me over|takes me out)(?: me)?`},
+	// Telling people a move or a trip that is not true, to cover giving
+	// things away (preparation).
+	{id: "prep.cover_story", level: 3, conf: 0.7, whole: true, src: `told (?:\w+ ){0,4}(?:im|i was|i am|i was going|im going) (?:moving|going away|going abroad|travelling|traveling|leaving|emigrating)(?: \w+){0,5}(?: \.)? (?:im not|i am not|i m not|its not true|i lied|it isnt|it is not|there wont be)`},
 	// "Rope" as a verb of hanging oneself (filter slang).
 	{id: "slang.rope", level: 3, conf: 0.75, src: `(?:gonna|going to|want to|wanna|will|ill|about to|bout to|might|finally|just) rope(?: myself)?(?: \.|$| tonight| today| tomorrow| soon| now| later| this weekend)`},
 	// Wishing to be in the ground, in a coffin, in a grave (C-SSRS 1).
@@ -460,7 +466,7 @@ var conceptRules = []rule{
 	// Envying the dead, wanting their place (C-SSRS 1).
 	{id: "wish.envy_dead", level: 2, conf: 0.7, src: `(?:swap|trade|switch) places with (?:\w+ ){0,3}(?:in (?:a|the) (?:coffin|casket|grave|box|morgue)|(?:dead|deceased) (?:person|people|guy|man|woman))|(?:envy|jealous of|envious of) (?:\w+ ){0,4}(?:in (?:a|the) (?:coffin|casket|grave|box)|the dead|dead people)`},
 	// Praying to be taken (C-SSRS 1).
-	{id: "wish.be_taken", level: 2, conf: 0.7, src: `(?:pray|praying|prayed|hope|hoping|wish|wishing) (?:that )?(?:the lord|god|jesus|allah|the good lord) (?:would |will |just )?(?:take|takes|took) me(?: \.|$| home| in my sleep| tonight| soon| now| away| already)`},
+	{id: "wish.be_taken", level: 2, conf: 0.7, src: `(?:pray|praying|prayed|hope|hoping|wish|wishing|ask|asking|beg|begging) (?:that )?(?:the lord|god|jesus|allah|the good lord|the universe) (?:would |will |to )?(?:just )?(?:take|takes|took) me(?: \.|$| home| in my sleep| tonight| soon| now| away| already)`},
 	// Sorry to have woken up or to be alive still (C-SSRS 1).
 	{id: "wish.sorry_alive", level: 2, conf: 0.7, src: `(?:disappointed|gutted|upset|annoyed|sad|angry|pissed|mad|devastated) (?:that )?(?:i )?(?:(?:still )?woke up(?: \.|$| at all| again \.| again$)|im still (?:here|alive|breathing)|i am still (?:here|alive|breathing)|(?:im|i am) alive|i survived|i didnt die)`},
 	// The last night or day on earth (farewell).

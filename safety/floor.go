@@ -693,7 +693,12 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 		if hh == nil {
 			hh = findHits(h)
 		}
-		if hb.level >= 2 {
+		// A message the learned scorers read as a wish to die ("wish i
+		// could go to sleep and not wake up", which no rule matched) is
+		// ideation that a time, a decision, a means or a farewell now
+		// completes; it does not keep the conversation at level 2 by itself
+		// (the scorers read "kill me" said of a marathon the same way).
+		if hb.level >= 2 || f.raisedAlone(h, hs) {
 			anyIdeation = true
 		}
 		switch {
@@ -844,6 +849,22 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 		raise(2, 0.6, "ideation earlier, not stepped back from")
 	}
 	return best
+}
+
+// raisedAlone reports whether the learned scorers alone raise to level 2
+// a message, canon, whose scan s the rules left below it. Without scorers
+// it is false.
+func (f *Floor) raisedAlone(canon string, s scanResult) bool {
+	if f.scorer == nil && f.short == nil {
+		return false
+	}
+	b := s.best()
+	a := Assessment{Level: b.level, Confidence: b.conf, Flags: s.flags, Path: append([]string{"floor"}, s.path...)}
+	v := f.modelView(a.Finish(), canon, s)
+	if !v.MayRaise && !v.Short {
+		return false
+	}
+	return v.Scored(f.scorer, f.short, f.th).Level >= LevelIdeation
 }
 
 // isCommand reports a message that is a command to Haven ("/help",

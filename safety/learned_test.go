@@ -371,3 +371,43 @@ var evasionModel = []string{
 	"I hate myself so much I can't do this",
 	"life is pointless and I'm so tired",
 }
+
+// wordScorer scores 1 a text with its word in it, 0 any other.
+type wordScorer string
+
+func (w wordScorer) Score(canon string) float64 {
+	if strings.Contains(canon, string(w)) {
+		return 1
+	}
+	return 0
+}
+
+func TestTheWindowReadsAnEarlierMessageTheScorersRaised(t *testing.T) {
+	th := Thresholds{Raise: 2, High: 2, Short: 0.9, ShortLong: 0.9}
+	f := NewFloorWith(FloorOptions{Short: wordScorer("never wake up"), Thresholds: th})
+	wish := "i have been wondering what it would take to never wake up"
+	if a := f.Assess(Input{Text: wish}); a.Level != LevelIdeation {
+		t.Fatalf("the wish alone: level %d (%v), want the scorer's 2", a.Level, a.Path)
+	}
+	if a := NewFloorWith(FloorOptions{}).Assess(Input{Text: wish}); a.Level >= LevelIdeation {
+		t.Fatalf("the wish alone, rules only: level %d (%v), want below 2 (the test needs a wish only the scorer reads)", a.Level, a.Path)
+	}
+	for _, tc := range []struct {
+		name    string
+		in      Input
+		atLeast Level
+		atMost  Level
+	}{
+		{"a means after the wish", Input{Text: "dad keeps a whole drawer of sleeping tablets", History: []string{wish}}, LevelIdeation, LevelImminent},
+		{"a time after the wish", Input{Text: "tomorrow morning before work", History: []string{wish}}, LevelImminent, LevelImminent},
+		{"the same means after dinner plans", Input{Text: "dad keeps a whole drawer of sleeping tablets", History: []string{"been wondering what to cook for dinner"}}, LevelNone, LevelWarning},
+		{"an ordinary reply is not carried by the scorer's reading alone", Input{Text: "i said yes to a marathon with my brother", History: []string{wish}}, LevelNone, LevelWarning},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := f.Assess(tc.in)
+			if a.Level < tc.atLeast || a.Level > tc.atMost {
+				t.Errorf("level %d (%v), want %d..%d", a.Level, a.Path, tc.atLeast, tc.atMost)
+			}
+		})
+	}
+}

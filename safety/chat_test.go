@@ -210,7 +210,12 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // of that day read on the training sets; 953 with 109 (742 with 97) with
 // last words said the chat way and "making that happen"; 958 with 109
 // (747 with 97) with slips of haste, "topping myself", an accident wished
-// for, a cover story and thoughts that have stopped.
+// for, a cover story and thoughts that have stopped. An eighth round of
+// four writers (w60 to w63, 2026-11-24), written while those rules were
+// being made and never read, joined this file whole: on them the floor as
+// the session began caught 354 of 600 with 44 false crises in 600, at the
+// end 394 with 45 (rules alone 319 with 41); the whole file 1,352 of 2,100
+// with 154 in 2,700 (rules alone 1,066 with 138).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -245,8 +250,8 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		caught, maxFalse int
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1769, 175},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 1500, 747, 97},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 1500, 958, 109},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 2100, 1066, 138},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2100, 1352, 154},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 385, 45},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 312, 37},
 	} {

@@ -167,7 +167,9 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 		m, ok := named("grief", emotion.Negative)
 		m.fromContext = true
 		return m, ok
-	case prev.carries() && continuesTelling(text):
+	case prev.carries() && continuesTelling(text) && !(prev.Valence == emotion.Positive && deathWordRE.MatchString(text)):
+		// Good news is not carried onto words of dying, figures of speech
+		// included ("this traffic is killing me lol" after "I'm so proud").
 		if f, ok := feelingNamed(prev.Family); ok {
 			return meeting{f: f, valence: prev.Valence, fromContext: true, carried: true}, true
 		}

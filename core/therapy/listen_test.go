@@ -301,3 +301,14 @@ func TestWithAModelAScriptQuestionIsAnsweredTruthfully(t *testing.T) {
 		t.Errorf("answered %t: %q", r.Answered, r.Text)
 	}
 }
+
+func TestGoodNewsIsNotCarriedOntoWordsOfDying(t *testing.T) {
+	prev := lastFeeling{Family: "good", Valence: emotion.Positive}
+	if m, ok := readMeeting("this traffic is killing me lol", emotion.Reading{}, ModalityNone, prev); ok && m.valence == emotion.Positive {
+		t.Errorf("met %q (%s) after good news: a figure of dying is not more good news", m.f.name, m.valence)
+	}
+	// The same carrying on without such words still carries.
+	if m, ok := readMeeting("and then we went for pizza after", emotion.Reading{}, ModalityNone, prev); ok && m.valence != emotion.Positive {
+		t.Errorf("met %q (%s) after good news, want it carried", m.f.name, m.valence)
+	}
+}

@@ -215,7 +215,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // being made and never read, joined this file whole: on them the floor as
 // the session began caught 354 of 600 with 44 false crises in 600, at the
 // end 394 with 45 (rules alone 319 with 41); the whole file 1,352 of 2,100
-// with 154 in 2,700 (rules alone 1,066 with 138).
+// with 154 in 2,700 (rules alone 1,066 with 138); 1,356 with 154 (1,072
+// with 138) with the wishes, slang and last words read after it.
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -249,10 +250,10 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1769, 175},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 2100, 1066, 138},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2100, 1352, 154},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 385, 45},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1781, 175},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 2100, 1072, 138},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2100, 1356, 154},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 386, 45},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 312, 37},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -264,6 +264,7 @@ var typoMap = func() map[string]string {
 	// Vowels and letters dropped or doubled in haste: "i cutt", "wnt
 	// to jmp off the brdge", "cnt stop thnkin", "dont wanna be alove".
 	m["cutt"], m["jmp"], m["thnkin"], m["thnking"], m["cnt"], m["alove"], m["brdge"] = "cut", "jump", "thinking", "thinking", "cant", "alive", "bridge"
+	m["nvr"], m["neva"] = "never", "never"
 	return m
 }()
 

@@ -334,6 +334,17 @@ func TestRecallFamilies(t *testing.T) {
 			{"if a bus hit me id be so annoyed, i have a date tonight", 0, 0},
 			{"I so badly wish we could all gain this mindset", 0, 0},
 		},
+		"wishes, slang and last words, more of them": {
+			{"wanna go to sleep and nvr wake up", 2, 3},
+			{"standing in the queue wishing i could just stop being alive", 2, 3},
+			{"my mind keeps offering my own death as the solution to every problem", 2, 3},
+			{"sh'd again. don't lecture me", 2, 3},
+			{"this is it for me. thanks for trying", 3, 3},
+			{"i keep planning out ways to end it in my head during class", 2, 3},
+			{"this is it for me, im quitting the band after this tour", 0, 1},
+			{"planning out ways to end the meeting early", 0, 0},
+			{"i wish i could stop living paycheck to paycheck", 0, 1},
+		},
 		"a cover story for giving things away": {
 			{"found a new home for my rabbits. told people im moving. im not moving", 3, 3},
 			{"told my boss im moving to leeds next month, so excited", 0, 0},

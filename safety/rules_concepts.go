@@ -445,7 +445,7 @@ var conceptRules = []rule{
 	// what the words mean; the short scorer reads the rest.
 	{id: "slang.catch_the_bus", level: 3, conf: 0.75, whole: true, src: `(?:catch|catching|caught|take|taking) the bus(?: \w+){0,3}(?: \.)?(?: \w+)? (?:the one (?:that |you |which |people )?(?:doesnt|dont|does not|never|wont|do not|cant) (?:come|coming) back|not the (?:\d+|one into town|number \d+|real one|normal one|one to \w+)|the (?:ctb|permanent|other|final|last) (?:kind|one|bus)|for good|permanently|as (?:they|the young ones|people|the kids) (?:say|call it)|the permanent one|and i dont mean the)`},
 	// Suicide looking tempting, or like the answer (C-SSRS 2).
-	{id: "wish.suicide_appeals", level: 2, conf: 0.7, src: `(?:suicide|dying|death|being dead|ending it|ending things|killing myself|ending my life) (?:is|looks|seems|sounds|feels|is looking|is starting to look|keeps looking) (?:\w+ ){0,2}(?:tempting|appealing|inviting|attractive|more reasonable|reasonable|sensible|more sensible|like (?:a|the|my) (?:good |only |best |real |sensible )?(?:option|answer|way out|solution|choice))`},
+	{id: "wish.suicide_appeals", level: 2, conf: 0.7, src: `(?:suicide|dying|death|being dead|ending it|ending things|killing myself|ending my life) (?:is|looks|seems|sounds|feels|is looking|is starting to look|keeps looking) (?:\w+ ){0,2}(?:tempting|appealing|inviting|attractive|more reasonable|reasonable|sensible|more sensible|like (?:a|the|my) (?:good |only |best |real |sensible )?(?:option|answer|way out|solution|choice))|(?:my (?:own )?)?death (?:as|is|would be) (?:the|a|my) (?:only |best |real )?(?:solution|answer|way out|fix)`},
 	// Absent tomorrow "or ever", a goodbye "meant this time", the last
 	// talk with Haven, a long life signed off, the last winter to be
 	// seen: last words (3).
@@ -459,6 +459,14 @@ var conceptRules = []rule{
 	// Telling people a move or a trip that is not true, to cover giving
 	// things away (preparation).
 	{id: "prep.cover_story", level: 3, conf: 0.7, whole: true, src: `told (?:\w+ ){0,4}(?:im|i was|i am|i was going|im going) (?:moving|going away|going abroad|travelling|traveling|leaving|emigrating)(?: \w+){0,5}(?: \.)? (?:im not|i am not|i m not|its not true|i lied|it isnt|it is not|there wont be)`},
+	// Wishing to stop being alive (C-SSRS 1).
+	{id: "wish.stop_being_alive", level: 2, conf: 0.7, src: `(?:wish|wishing|wished|want|wanting|wanna|hope|hoping)(?: i could| to| i would| id)? (?:just )?(?:stop|quit) (?:being alive|existing|living|breathing)(?: \.|$| like| for good| already| forever| permanently| tonight| now)`},
+	// "sh" as self-harm in chat: "sh'd again", "sh again last night".
+	{id: "selfharm.sh_again", level: 2, conf: 0.7, selfInjury: true, src: `(?:^|\. |i |just |ive |i have )(?:sh|shd|shed) (?:again|last night|today|tonight|earlier|this morning)`},
+	// "This is it for me", "this is the end of me": last words.
+	{id: "goodbye.end_of_me", level: 3, conf: 0.7, src: `(?:^|\. |and )this is (?:it for me|the end of me|the end for me|my end)(?: \.|$| and its ok| thanks| thank you| bye| goodbye| sorry)`},
+	// Working out ways to die, as a plan is drafted (C-SSRS 3: method).
+	{id: "method.drafting", level: 2, conf: 0.7, src: `(?:planning|planned|plan|drafting|drafted|mapping|mapped|working|worked|figuring|figured) (?:out )?(?:ways|the ways|a way|how|the logistics|logistics) (?:to|of) (?:end it|ending it|kill myself|killing myself|my (?:own )?death|die|dying|do it)`},
 	// "Rope" as a verb of hanging oneself (filter slang).
 	{id: "slang.rope", level: 3, conf: 0.75, src: `(?:gonna|going to|want to|wanna|will|ill|about to|bout to|might|finally|just) rope(?: myself)?(?: \.|$| tonight| today| tomorrow| soon| now| later| this weekend)`},
 	// Wishing to be in the ground, in a coffin, in a grave (C-SSRS 1).

@@ -216,7 +216,11 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // the session began caught 354 of 600 with 44 false crises in 600, at the
 // end 394 with 45 (rules alone 319 with 41); the whole file 1,352 of 2,100
 // with 154 in 2,700 (rules alone 1,066 with 138); 1,356 with 154 (1,072
-// with 138) with the wishes, slang and last words read after it.
+// with 138) with the wishes, slang and last words read after it. A ninth
+// round (w64 to w67), written after all of that and never read, joined
+// whole: the floor as the session began 357 of 600 with 37 false crises,
+// at the end 398 with 37 (rules alone 328 with 35); the whole file 1,754
+// of 2,700 with 191 in 3,300 (rules alone 1,400 with 173).
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -251,8 +255,8 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		caught, maxFalse int
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1781, 175},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 2100, 1072, 138},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2100, 1356, 154},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 2700, 1400, 173},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2700, 1754, 191},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 386, 45},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 312, 37},
 	} {

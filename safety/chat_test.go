@@ -220,7 +220,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // round (w64 to w67), written after all of that and never read, joined
 // whole: the floor as the session began 357 of 600 with 37 false crises,
 // at the end 398 with 37 (rules alone 328 with 35); the whole file 1,754
-// of 2,700 with 191 in 3,300 (rules alone 1,400 with 173).
+// of 2,700 with 191 in 3,300 (rules alone 1,400 with 173); 188 false
+// crises once the scorers set aside a question about suicide framed as a
+// topic and suicide said of someone else.
 //
 // chat-windows.jsonl and chat-windows-report.jsonl: four writers' sets of
 // conversations (every row has a history; the label is for the last
@@ -256,7 +258,7 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1781, 175},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 2700, 1400, 173},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2700, 1754, 191},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2700, 1754, 188},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 386, 45},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 312, 37},
 	} {

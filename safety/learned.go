@@ -344,12 +344,20 @@ func setAside(canon string, h hits, spans [][2]int) [][2]int {
 	each(idiomRe, func([]int, int, int, string) bool { return true })
 	each(suicideTalkRe, func(loc []int, cs, ce int, sp string) bool {
 		return negatedBefore(canon[cs:loc[0]]) || pastRe.matchHits(near(canon, loc, cs, ce), h) ||
-			topicFrameRe.matchHits(sp, h) || hasLaugh(sp)
+			topicFrameRe.matchHits(sp, h) || hasLaugh(sp) || othersSuicideRe.MatchString(sp) ||
+			(topicQuestion(canon[cs:ce]) && topicFrameRe.matchHits(canon, h))
 	})
 	each(injuryTalkRe, func(_ []int, _, _ int, sp string) bool { return accidentRe.matchHits(sp, h) })
 	each(backByRe, func([]int, int, int, string) bool { return true })
 	return spans
 }
+
+// othersSuicideRe is suicide said of someone else: a death by suicide, or
+// asking whether someone is suicidal ("my friend who died by suicide",
+// "how do I ask my flatmate if she's suicidal"). A general question about
+// suicide ("why is suicide more common in men?") is set aside only when the
+// message frames it as a topic ("for my psych essay").
+var othersSuicideRe = regexp.MustCompile(`\b(?:died by suicide|died of suicide|lost (?:him|her|them|\w+) to suicide|(?:if|whether|that) (?:she|he|they|someone|somebody|anyone|my \w+|a \w+|your \w+|people|someone on my \w+)(?: \w+)? (?:is|are|s|might be|may be|could be|was|were|re|feels|seems) (?:\w+ )?suicidal)\b`)
 
 // backByRe is an absence with the time of return ("not coming back till
 // late", "home by sunday"): away for a while, not for good.

@@ -104,6 +104,8 @@ func TestLearnedScorerReadsTheMessageWithoutDecidedClauses(t *testing.T) {
 		{"I'm not suicidal, but I don't see the point of waking up", "but i dont see the point of waking up", false},
 		{"this exam is killing me", "", true},
 		{"I want to kill myself", "", true}, // level 2 with no cue: no score changes it
+		{"why is suicide more common in men? for my psych essay", "for my psych essay", false},
+		{"how do i ask my flatmate if she is suicidal without making it worse", "", true},
 	}
 	for _, c := range cases {
 		r := &recordingScorer{score: 0}

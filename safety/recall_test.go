@@ -345,6 +345,18 @@ func TestRecallFamilies(t *testing.T) {
 			{"planning out ways to end the meeting early", 0, 0},
 			{"i wish i could stop living paycheck to paycheck", 0, 1},
 		},
+		"ordinary lives in the same words": {
+			{"i'd rather die than sit through another of dave's powerpoints", 0, 1},
+			{"id rather die than go to another office happy hour", 0, 1},
+			{"i'd rather die than live like this", 2, 3},
+			{"i'd rather die than go back to that house", 2, 3},
+			{"what's the difference between self-harm and suicidal behaviour? for my exam", 0, 1},
+			{"how long does it take to bleed out from a wrist. for me not for a story", 2, 3},
+			{"wrote letters to all my friends before basic training", 0, 1},
+			{"wrote letters to my mum and my sister. they're in my desk drawer for after", 3, 3},
+			{"six months without self-harm. wanted someone to know", 0, 1},
+			{"anniversary of my attempt. still here. still glad", 0, 1},
+		},
 		"a cover story for giving things away": {
 			{"found a new home for my rabbits. told people im moving. im not moving", 3, 3},
 			{"told my boss im moving to leeds next month, so excited", 0, 0},

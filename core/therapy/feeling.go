@@ -83,13 +83,18 @@ var (
 // deathWordRE are words of dying and killing. A message with one is never
 // met as good news, whatever the classifier heard ("I'm killing myself
 // trying to keep everyone happy" is not a reason to congratulate).
-var deathWordRE = textmatch.MustCompile(`(?i)\b(kill\w*|die|dies|died|dying|dead|death|suicid\w*|overdos\w*|unalive\w*|kms)\b`)
+var deathWordRE = textmatch.MustCompile(`(?i)\b(` + deathWords + `)\b`)
+
+// deathWords are the words of dying and killing that deathWordRE and
+// riskEchoRE share.
+const deathWords = `kill\w*|die|dies|died|dying|dead|death|suicid\w*|overdos\w*|unalive\w*|kms`
 
 func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFeeling) (meeting, bool) {
 	lex, hasLex := firstFeeling(text)
 	// dying: words of dying or killing that are not a figure of speech;
 	// such a message is never met as good news.
-	dying := deathWordRE.MatchString(text) && deathWordRE.MatchString(withoutFigures(text))
+	deathWord := deathWordRE.MatchString(text)
+	dying := deathWord && deathWordRE.MatchString(withoutFigures(text))
 	// Annoyance alone is too faint a reading to meet as anger: the
 	// classifier hears it in plain plans ("taking me out to dinner").
 	angry := angerCueRE.MatchString(text) || r.Has("anger")
@@ -100,7 +105,7 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 	// Grief first, also when it comes with anger: the anger is part of it.
 	// The classifier hears grief in "died" said of a phone or of laughing:
 	// where every word of dying is a figure of speech, it is not heard.
-	figuresOnly := !dying && deathWordRE.MatchString(text)
+	figuresOnly := deathWord && !dying
 	if (r.Has("grief") && !figuresOnly) || griefCueRE.MatchString(text) || (hasLex && lex.name == "grief") {
 		if angry {
 			return named("grief-anger", emotion.Negative)
@@ -167,7 +172,7 @@ func readMeeting(text string, r emotion.Reading, modality Modality, prev lastFee
 		m, ok := named("grief", emotion.Negative)
 		m.fromContext = true
 		return m, ok
-	case prev.carries() && continuesTelling(text) && !(prev.Valence == emotion.Positive && deathWordRE.MatchString(text)):
+	case prev.carries() && continuesTelling(text) && !(prev.Valence == emotion.Positive && deathWord):
 		// Good news is not carried onto words of dying, figures of speech
 		// included ("this traffic is killing me lol" after "I'm so proud").
 		if f, ok := feelingNamed(prev.Family); ok {

@@ -60,7 +60,7 @@ func reflect(text string) string {
 // answers; if not (a figure of speech, someone else, the past), saying
 // "you're killing yourself" back in Haven's voice still reads as if Haven
 // took it lightly.
-var riskEchoRE = textmatch.MustCompile(`(?i)\b(kill\w*|die|dies|died|dying|dead|death|suicid\w*|overdos\w*|unalive\w*|kms|self[- ]?harm\w*|(hurt|hurting|cut|cutting|harm|harming|burn|burning) (myself|yourself)|end(ing)? (it all|my life|things|everything))\b`)
+var riskEchoRE = textmatch.MustCompile(`(?i)\b(` + deathWords + `|self[- ]?harm\w*|(hurt|hurting|cut|cutting|harm|harming|burn|burning) (myself|yourself)|end(ing)? (it all|my life|things|everything))\b`)
 
 // heartRE marks a clause that carries a feeling or a wish: the one to
 // reflect when a message has several.

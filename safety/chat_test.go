@@ -226,7 +226,14 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // rather die than sit through another meeting" was read as the idiom, a
 // general question framed as a topic in another sentence as research,
 // letters for an occasion as everyday, and a recovery milestone without
-// self-harm as past. (Excuses for an absence read from eight training
+// self-harm as past. A tenth round (w68 to w75, 2026-11-24: service
+// people, eating disorders and self-harm, abusive relationships, grief,
+// autistic and ADHD adults, very short messages, humour, addiction) was
+// measured once by the floor of that morning: the even sets (369 of 600,
+// 40 false crises) joined chat-writers.jsonl for training, the odd ones
+// (338 of 600 with 24) this file. With them trained on and the short
+// scorer's 16 passes, the odd ones 370 with 28, the rounds before 1,858
+// of 2,700 with 176 (from 1,754 with 171). (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
 // crisis.)
@@ -253,8 +260,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 38 once the scorers read messages whose subject chat left out; 299
 // with 37 after the retraining with the sixth round; 305 with the rules
 // of the day after it, and 312 once an earlier message the scorers raised
-// counted as ideation for the window).
-// with false crises 18 and 2.
+// counted as ideation for the window; 313 with 40 once the short scorer
+// took sixteen passes and the tenth round).
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
 	for _, tc := range []struct {
@@ -263,11 +270,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3300, 1780, 148},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 2700, 1400, 156},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 2700, 1754, 171},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 3900, 2070, 184},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3300, 1661, 176},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3300, 2228, 204},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 386, 45},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 312, 37},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 313, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

@@ -349,6 +349,7 @@ func setAside(canon string, h hits, spans [][2]int) [][2]int {
 	})
 	each(injuryTalkRe, func(_ []int, _, _ int, sp string) bool { return accidentRe.matchHits(sp, h) })
 	each(backByRe, func([]int, int, int, string) bool { return true })
+	each(unwishedHarmRe, func([]int, int, int, string) bool { return true })
 	return spans
 }
 
@@ -362,6 +363,11 @@ var othersSuicideRe = regexp.MustCompile(`\b(?:died by suicide|died of suicide|l
 // backByRe is an absence with the time of return ("not coming back till
 // late", "home by sunday"): away for a while, not for good.
 var backByRe = newFilteredRe(regexp.MustCompile(`\b(?:back|home) (?:till|until|til|before|by|around|after) (?:late|later|tonight|tomorrow|midnight|morning|the morning|lunch|dinner|the weekend|next week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d+)\b`))
+
+// unwishedHarmRe is an accident imagined and minded ("if a bus hit me I'd
+// be so annoyed, I have a date tonight"): the opposite of wish.accident,
+// which the scorers cannot tell from it by the words alone.
+var unwishedHarmRe = newFilteredRe(regexp.MustCompile(`\bif (?:a|the|some) (?:bus|car|truck|lorry|train|plane|tree|meteor|piano)(?: \w+){0,4} (?:hit|hits|took|takes|ran|runs|crashed|killed|flattened|fell on)(?: \w+){0,6} (?:id|i would|i d) (?:\w+ )?(?:be )?(?:so |really |very |well |proper |absolutely )?(?:annoyed|mad|angry|furious|pissed|gutted|upset|livid|fuming|raging|devastated|late)\b`))
 
 // injuryTalkRe are words of injury that an accident explains.
 var injuryTalkRe = newFilteredRe(regexp.MustCompile(`\b(?:cut|cuts|cutting|burn|burned|burnt|burning|hurt|hurting|injured|bleed|bleeding|bled|bruised|broke)\b`))

@@ -109,6 +109,10 @@ type ShortRecipe struct {
 	ChatSources []string
 	// ChatWeight is the weight of a chat row (a post row weighs 1).
 	ChatWeight float32
+	// Epochs overrides Recipe.Train's for the short scorer (0: the
+	// same). Its rows are fewer and shorter; more passes let it learn
+	// the chat rows without loosening the post scorer.
+	Epochs int
 	// Everyday are sources of everyday text that the short scorer trains
 	// on (as negatives) though the post scorer does not: people write
 	// ordinary things to a chat bot far more often than crises.
@@ -144,6 +148,7 @@ func DefaultRecipe() Recipe {
 		Short: ShortRecipe{
 			ChatSources:  []string{"chat-tune", "chat-writers"},
 			ChatWeight:   16,
+			Epochs:       16,
 			Everyday:     []string{"goemotions-neg"},
 			Budget:       0.02,
 			SourceBudget: 0.005,
@@ -296,7 +301,11 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 				}
 			}
 		}
-		models[k], errs[k] = lr.Train(ex, rc.Train)
+		opts := rc.Train
+		if k >= nPost && rc.Short.Epochs > 0 {
+			opts.Epochs = rc.Short.Epochs
+		}
+		models[k], errs[k] = lr.Train(ex, opts)
 	})
 	if err != nil {
 		return Fit{}, fmt.Errorf("fit: %w", err)

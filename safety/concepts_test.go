@@ -124,6 +124,19 @@ func TestConceptFamilies(t *testing.T) {
 			{"I've made a plan for the weekend", 0, 0},
 			{"I'm ready to go, my taxi is here", 0, 0},
 		},
+		"a question framed as study, and the same question asked for oneself": {
+			{"what's the difference between self-harm and a suicide attempt? studying for my first aid exam", 0, 1},
+			{"why are young men at higher risk of suicide? writing a sociology paper", 0, 1},
+			{"is self-harm always a sign of suicidal thoughts, for psych class", 0, 1},
+			{"what's the difference between self-harm and a suicide attempt? asking for myself, I did both", 2, 3},
+			{"how many pills would it take to kill me? for my own project", 2, 3},
+		},
+		"a past attempt with a milestone now, and a past attempt with risk now": {
+			{"two years ago I tried to end my life. today I graduated", 0, 1},
+			{"a year ago I tried to kill myself. this week I got a job offer", 0, 1},
+			{"two years ago I tried to end my life. today I bought a rope", 2, 3},
+			{"a year ago I tried to end my life. today I graduated and I still want to die", 2, 3},
+		},
 	})
 }
 

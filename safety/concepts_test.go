@@ -131,6 +131,14 @@ func TestConceptFamilies(t *testing.T) {
 			{"what's the difference between self-harm and a suicide attempt? asking for myself, I did both", 2, 3},
 			{"how many pills would it take to kill me? for my own project", 2, 3},
 		},
+		"death as a rest or a relief, and the same words of a game or a scene": {
+			{"being dead sounds restful", 2, 3},
+			{"not existing sounds nice tbh", 2, 3},
+			{"honestly I just want to be roadkill", 2, 3},
+			{"dying sounds good in that game, you respawn with loot", 0, 1},
+			{"death is easy if you keep spamming potions", 0, 0},
+			{"the death scene in the finale looks good", 0, 0},
+		},
 		"a past attempt with a milestone now, and a past attempt with risk now": {
 			{"two years ago I tried to end my life. today I graduated", 0, 1},
 			{"a year ago I tried to kill myself. this week I got a job offer", 0, 1},

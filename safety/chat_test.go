@@ -240,7 +240,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // chat-writers.jsonl whole; retrained on it, this file 2,247 with 195
 // (rules alone 1,661 with 170), the eighth and ninth rounds 850 of 1,200
 // with 68 (from 793 with 69 as the session began), the tenth's odd sets
-// 370 with 26. (Excuses for an absence read from eight training
+// 370 with 26; 2,256 with 195 with death as a rest or a relief; 2,330
+// with 195 once the short scorer read messages of 21 to 40 words with a
+// threshold of their own. (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
 // crisis.)
@@ -268,7 +270,7 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // with 37 after the retraining with the sixth round; 305 with the rules
 // of the day after it, and 312 once an earlier message the scorers raised
 // counted as ideation for the window; 313 with 40 once the short scorer
-// took sixteen passes and the tenth round, 313 with 39 with the eleventh).
+// took sixteen passes and the tenth round, 313 with 39 with the eleventh, 314 with the third band).
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
 	for _, tc := range []struct {
@@ -279,9 +281,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5100, 2684, 217},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3300, 1661, 170},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3300, 2247, 195},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3300, 2330, 195},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 389, 43},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 313, 39},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 314, 39},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

@@ -28,15 +28,21 @@ type Thresholds struct {
 	// Short is the short-message scorer's threshold: a message of fewer
 	// than ShortLongWords words in which no rule matched anything (level
 	// 0) becomes level 2 at a short score of Short or more. ShortLong is
-	// the same for a message of ShortLongWords to ShortWords words (zero:
-	// the same as Short).
-	Short, ShortLong float64
+	// the same for a message of ShortLongWords words to fewer than
+	// ShortParagraphWords (zero: the same as Short), ShortParagraph for
+	// one of ShortParagraphWords to ShortWords words (zero: never).
+	Short, ShortLong, ShortParagraph float64
 }
 
 // ShortWords is the most words (of the canonical text) a message may have
-// for the short-message scorer to read it: one or two lines typed into a
-// chat.
-const ShortWords = 20
+// for the short-message scorer to read it: a few lines typed into a chat.
+const ShortWords = 40
+
+// ShortParagraphWords starts the short scorer's third band: a message of a
+// few sentences, where posts about stress and loneliness (the distress
+// sources) share most words with chat crises, so its threshold is set by
+// them apart from the shorter bands'.
+const ShortParagraphWords = 21
 
 // ShortLongWords splits the short messages for the scorer's two
 // thresholds: under it, a message is a few words ("I think I want to
@@ -55,8 +61,8 @@ type FloorOptions struct {
 	Short Scorer
 	// Thresholds for Scorer and Short. Zero Raise and High mean the
 	// thresholds stored with Scorer (the embedded model carries those
-	// chosen at training), zero Short and ShortLong the two stored with
-	// Short (in its file's Raise and High); a scorer without stored
+	// chosen at training), zero Short and ShortLong the three stored with
+	// Short (in its file's three slots); a scorer without stored
 	// thresholds then never raises.
 	Thresholds Thresholds
 }
@@ -67,20 +73,29 @@ func NewFloorWith(opts FloorOptions) *Floor {
 	f := &Floor{rules: compiledRules, lex: defaultLexicon, scorer: opts.Scorer, short: opts.Short, th: opts.Thresholds}
 	if f.th.Raise == 0 && f.th.High == 0 {
 		f.th.Raise, f.th.High = never, never
-		if s, ok := opts.Scorer.(interface{ Thresholds() (float64, float64) }); ok {
-			f.th.Raise, f.th.High = s.Thresholds()
+		if s, ok := opts.Scorer.(storedThresholds); ok {
+			f.th.Raise, f.th.High, _ = s.Thresholds()
 		}
 	}
 	switch {
 	case f.th.Short == 0 && f.th.ShortLong == 0:
-		f.th.Short, f.th.ShortLong = never, never
-		if s, ok := opts.Short.(interface{ Thresholds() (float64, float64) }); ok {
-			f.th.Short, f.th.ShortLong = s.Thresholds()
+		f.th.Short, f.th.ShortLong, f.th.ShortParagraph = never, never, never
+		if s, ok := opts.Short.(storedThresholds); ok {
+			f.th.Short, f.th.ShortLong, f.th.ShortParagraph = s.Thresholds()
 		}
 	case f.th.ShortLong == 0:
 		f.th.ShortLong = f.th.Short
 	}
+	if f.th.ShortParagraph == 0 {
+		f.th.ShortParagraph = never
+	}
 	return f
+}
+
+// storedThresholds is a scorer that carries the thresholds chosen when it
+// was trained (the model file's three slots; see lr.Model).
+type storedThresholds interface {
+	Thresholds() (raise, high, third float64)
 }
 
 // never is a threshold no score reaches.
@@ -167,9 +182,13 @@ type RulesVerdict struct {
 }
 
 // ShortFor is the short-message scorer's threshold for a message of n
-// words: Short under ShortLongWords, ShortLong from it.
+// words: Short under ShortLongWords, ShortLong from it, ShortParagraph
+// from ShortParagraphWords.
 func (th Thresholds) ShortFor(n int) float64 {
-	if n >= ShortLongWords {
+	switch {
+	case n >= ShortParagraphWords:
+		return th.ShortParagraph
+	case n >= ShortLongWords:
 		return th.ShortLong
 	}
 	return th.Short

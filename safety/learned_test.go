@@ -168,7 +168,7 @@ func TestNewFloorIsRulesPlusTheEmbeddedModel(t *testing.T) {
 }
 
 func TestShortScorerRaisesOnlyAnUnsureShortMessageToTwo(t *testing.T) {
-	long := "I have nothing left and I'm so tired of all of it, of the flat and the job and the way every week goes by without anything changing at all"
+	long := "I have nothing left and I'm so tired of all of it, of the flat and the job and the way every week goes by without anything changing at all, and of pretending to everyone at work and at home that it is all fine"
 	cases := []struct {
 		name  string
 		short float64
@@ -232,6 +232,27 @@ func TestShortScorerReadsFewWordsAndASentenceWithTheirOwnThresholds(t *testing.T
 	f = NewFloorWith(FloorOptions{Short: constScorer(0.8), Thresholds: Thresholds{Raise: 2, High: 2, Short: 0.9}})
 	if a := f.Assess(more); a.Level != 0 {
 		t.Errorf("with ShortLong zero, a sentence at 0.8 against 0.9: level %d (%v), want 0", a.Level, a.Path)
+	}
+}
+
+func TestShortScorerReadsAShortParagraphWithItsOwnThreshold(t *testing.T) {
+	para := Input{Text: "I have nothing left and every single day feels exactly the same as the last one, work and the bus and the flat and nobody to talk to"}
+	if n := wordCount(Normalize(para.Text)); n < ShortParagraphWords || n > ShortWords {
+		t.Fatalf("the paragraph has %d words, want %d to %d", n, ShortParagraphWords, ShortWords)
+	}
+	for _, c := range []struct {
+		name string
+		th   Thresholds
+		want Level
+	}{
+		{"at its own threshold", Thresholds{Raise: 2, High: 2, Short: 0.9, ShortLong: 0.9, ShortParagraph: 0.7}, 2},
+		{"not at the sentence threshold", Thresholds{Raise: 2, High: 2, Short: 0.5, ShortLong: 0.5, ShortParagraph: 0.9}, 0},
+		{"zero: never read", Thresholds{Raise: 2, High: 2, Short: 0.5, ShortLong: 0.5}, 0},
+	} {
+		f := NewFloorWith(FloorOptions{Short: constScorer(0.8), Thresholds: c.th})
+		if a := f.Assess(para); a.Level != c.want {
+			t.Errorf("%s: a paragraph at 0.8: level %d (%v), want %d", c.name, a.Level, a.Path, c.want)
+		}
 	}
 }
 

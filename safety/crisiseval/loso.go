@@ -101,9 +101,9 @@ func LOSO(ctx context.Context, paths []string, workers int, progress io.Writer) 
 		if err != nil {
 			return LOSOReport{}, fmt.Errorf("loso: leaving out %s: %w", src, err)
 		}
-		th := safety.Thresholds{Raise: fit.Model.Raise, High: fit.Model.High, Short: 2, ShortLong: 2}
+		th := safety.Thresholds{Raise: fit.Model.Raise, High: fit.Model.High, Short: 2, ShortLong: 2, ShortParagraph: 2}
 		if fit.Short != nil {
-			th.Short, th.ShortLong = fit.Short.Thresholds()
+			th.Short, th.ShortLong, th.ShortParagraph = fit.Short.Thresholds()
 		}
 		sr := SourceResult{
 			Source:     src,
@@ -138,15 +138,15 @@ func WriteLOSO(w io.Writer, rep LOSOReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "leave one source out: the model of each row is trained without that source\n")
 	fmt.Fprintf(&b, "%-28s %6s %6s %6s | %-24s | %-24s | %s\n", "source left out", "rows", "crisis", "other",
-		"rules: recall    fc  L3@3", "+model: recall    fc  L3@3", "raise  high short  long")
+		"rules: recall    fc  L3@3", "+model: recall    fc  L3@3", "raise  high short  long  para")
 	for _, s := range rep.Sources {
-		fmt.Fprintf(&b, "%-28s %6d %6d %6d | %13s %5s %5s | %14s %5s %5s | %5.2f %5.2f %5.2f %5.2f\n", s.Source, s.Rules.Rows,
+		fmt.Fprintf(&b, "%-28s %6d %6d %6d | %13s %5s %5s | %14s %5s %5s | %5.2f %5.2f %5.2f %5.2f %5.2f\n", s.Source, s.Rules.Rows,
 			s.Rules.Positives, s.Rules.Negatives,
 			fig(s.Rules.Positives > 0, s.Rules.Recall()), fig(s.Rules.Negatives > 0, s.Rules.FalseCrisisRate()),
 			fig(s.Rules.Level3 > 0, s.Rules.Level3At3()),
 			fig(s.Full.Positives > 0, s.Full.Recall()), fig(s.Full.Negatives > 0, s.Full.FalseCrisisRate()),
 			fig(s.Full.Level3 > 0, s.Full.Level3At3()),
-			s.Thresholds.Raise, s.Thresholds.High, s.Thresholds.Short, s.Thresholds.ShortLong)
+			s.Thresholds.Raise, s.Thresholds.High, s.Thresholds.Short, s.Thresholds.ShortLong, s.Thresholds.ShortParagraph)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write loso report: %w", err)

@@ -322,7 +322,7 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 	}
 	th, oof := rc.thresholds(used, scores)
 	m := models[folds]
-	m.Raise, m.High = th.Raise, th.High
+	m.Raise, m.High, m.Third = th.Raise, th.High, never
 	fit := Fit{Model: m, Sources: counts, OOF: oof}
 	if len(short) == 0 {
 		return fit, nil
@@ -346,9 +346,9 @@ func (rc Recipe) Fit(ctx context.Context, rows []Row, workers int) (Fit, error) 
 	}
 	sm := models[nPost+folds]
 	sth := rc.shortThresholds(short, base, sScores)
-	// The file's two threshold slots hold the two short thresholds (see
-	// safety.Thresholds.ShortFor).
-	sm.Raise, sm.High = sth.Short, sth.ShortLong
+	// The file's three threshold slots hold the three short thresholds
+	// (see safety.Thresholds.ShortFor).
+	sm.Raise, sm.High, sm.Third = sth.Short, sth.ShortLong, sth.ShortParagraph
 	fit.Short, fit.ShortSources = sm, shortCounts
 	// The figures by batch count every chat row, also those the short
 	// scorer does not train on (a crisis said after earlier messages),
@@ -451,15 +451,16 @@ func (rc Recipe) batchFolds(rows []*Row, folds int) map[string]int {
 	return out
 }
 
-// shortThresholds are the short scorer's two thresholds (for messages
-// under and from safety.ShortLongWords words): the pair on the grid that
-// raises the most chat crises out of fold while it adds at most
-// Short.Budget of the chat negatives as false crises, and at most
+// shortThresholds are the short scorer's three thresholds (for messages
+// under safety.ShortLongWords words, from it, and from
+// safety.ShortParagraphWords): the triple on the grid that raises the most
+// chat crises out of fold while, over the three bands together, it adds at
+// most Short.Budget of the chat negatives as false crises, and at most
 // Short.SourceBudget (or one row) of the rows of any negative-only source,
 // a chat batch of ordinary messages (one with no crisis row) counting as a
 // source of its own: everyday messages are most of what a chat bot reads.
-// Among pairs that raise as many, the higher thresholds win; never where
-// no pair keeps the budgets.
+// Among triples that raise as many, the higher thresholds win; never where
+// none keeps the budgets.
 func (rc Recipe) shortThresholds(rows []*Row, base []safety.Level, scores []float64) safety.Thresholds {
 	// group is what a row's false crises count against: its source, or
 	// its batch for a chat row.
@@ -490,7 +491,7 @@ func (rc Recipe) shortThresholds(rows []*Row, base []safety.Level, scores []floa
 		caught int
 		added  map[string]int
 	}
-	var counts [2][]tally
+	var counts [3][]tally
 	for k := range counts {
 		counts[k] = make([]tally, len(grid)+1) // the last: never
 		for t := range counts[k] {
@@ -505,7 +506,10 @@ func (rc Recipe) shortThresholds(rows []*Row, base []safety.Level, scores []floa
 			continue
 		}
 		k := 0
-		if r.Verdict.Words >= safety.ShortLongWords {
+		switch {
+		case r.Verdict.Words >= safety.ShortParagraphWords:
+			k = 2
+		case r.Verdict.Words >= safety.ShortLongWords:
 			k = 1
 		}
 		for t, g := range grid {
@@ -530,24 +534,31 @@ func (rc Recipe) shortThresholds(rows []*Row, base []safety.Level, scores []floa
 		}
 		return grid[t]
 	}
-	best := safety.Thresholds{Short: never, ShortLong: never}
+	// Every triple on the grid: the budgets are shared across the bands.
+	best := safety.Thresholds{Short: never, ShortLong: never, ShortParagraph: never}
 	bestCaught, bestSum := -1, -1
+	within := func(t [3]int) bool {
+		for key, lim := range limit {
+			n := 0
+			for k := range counts {
+				n += counts[k][t[k]].added[key]
+			}
+			if n > lim {
+				return false
+			}
+		}
+		return true
+	}
 	for t0 := range counts[0] {
 		for t1 := range counts[1] {
-			ok := true
-			for key, lim := range limit {
-				if counts[0][t0].added[key]+counts[1][t1].added[key] > lim {
-					ok = false
-					break
+			for t2 := range counts[2] {
+				t := [3]int{t0, t1, t2}
+				caught := counts[0][t0].caught + counts[1][t1].caught + counts[2][t2].caught
+				if caught < bestCaught || (caught == bestCaught && t0+t1+t2 <= bestSum) || !within(t) {
+					continue
 				}
-			}
-			if !ok {
-				continue
-			}
-			caught := counts[0][t0].caught + counts[1][t1].caught
-			if caught > bestCaught || (caught == bestCaught && t0+t1 > bestSum) {
-				best = safety.Thresholds{Short: at(t0), ShortLong: at(t1)}
-				bestCaught, bestSum = caught, t0+t1
+				best = safety.Thresholds{Short: at(t0), ShortLong: at(t1), ShortParagraph: at(t2)}
+				bestCaught, bestSum = caught, t0+t1+t2
 			}
 		}
 	}

@@ -282,8 +282,8 @@ func TestShortThresholdsCatchTheMostWithinTheBudgets(t *testing.T) {
 	for _, c := range cases {
 		rc.Short.Budget, rc.Short.SourceBudget = c.budget, c.sourceBudget
 		got := rc.shortThresholds(rows, base, scores)
-		if got.Short != c.want || got.ShortLong != never {
-			t.Errorf("%s: thresholds %.2f / %.2f, want %.2f / never (no message of %d words or more)", c.name, got.Short, got.ShortLong, c.want, safety.ShortLongWords)
+		if got.Short != c.want || got.ShortLong != never || got.ShortParagraph != never {
+			t.Errorf("%s: thresholds %.2f / %.2f / %.2f, want %.2f / never / never (no message of %d words or more)", c.name, got.Short, got.ShortLong, got.ShortParagraph, c.want, safety.ShortLongWords)
 		}
 	}
 	rc.Short.Budget = -1
@@ -302,7 +302,7 @@ func TestShortThresholdsSplitByLengthAndCountOrdinaryBatchesAsSources(t *testing
 		base = append(base, 0)
 		scores = append(scores, s)
 	}
-	few, more := 5, safety.ShortLongWords
+	few, more, para := 5, safety.ShortLongWords, safety.ShortParagraphWords
 	// A batch with crises: its negatives count only against Budget.
 	add("chat-crisis-w10-a-1", true, few, 0.9)
 	add("chat-crisis-w10-a-2", true, few, 0.8)
@@ -315,11 +315,16 @@ func TestShortThresholdsSplitByLengthAndCountOrdinaryBatchesAsSources(t *testing
 	add("chat-neg-w13-a-2", false, few, 0.75)
 	add("chat-neg-w13-b-1", false, more, 0.6)
 	add("chat-neg-w13-b-2", false, more, 0.1)
+	// A paragraph: one crisis at 0.6 and one ordinary row at 0.5, whose
+	// batch has spent its one row on few words.
+	add("chat-crisis-w10-c-1", true, para, 0.6)
+	add("chat-neg-w13-c-1", false, para, 0.5)
 	// Few words: 0.80 catches both crises and one ordinary row; more:
-	// 0.65 catches both and none.
+	// 0.65 catches both and none; a paragraph: 0.60 catches its crisis
+	// and stays above the ordinary row.
 	got := rc.shortThresholds(rows, base, scores)
-	if got.Short != 0.80 || got.ShortLong != 0.65 {
-		t.Errorf("thresholds %.2f / %.2f, want 0.80 / 0.65", got.Short, got.ShortLong)
+	if got.Short != 0.80 || got.ShortLong != 0.65 || got.ShortParagraph != 0.60 {
+		t.Errorf("thresholds %.2f / %.2f / %.2f, want 0.80 / 0.65 / 0.60", got.Short, got.ShortLong, got.ShortParagraph)
 	}
 }
 

@@ -113,7 +113,7 @@ func TestModelFileRoundTripKeepsScoresAndBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Raise, m.High = 0.8, 0.95
+	m.Raise, m.High, m.Third = 0.8, 0.95, 0.9
 	data, err := m.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -125,8 +125,8 @@ func TestModelFileRoundTripKeepsScoresAndBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r, h := m2.Thresholds(); r != 0.8 || h != 0.95 {
-		t.Errorf("thresholds after the round trip: %v %v", r, h)
+	if r, h, third := m2.Thresholds(); r != 0.8 || h != 0.95 || third != 0.9 {
+		t.Errorf("thresholds after the round trip: %v %v %v", r, h, third)
 	}
 	for _, c := range []string{"i want to die", "i love my dog", "something never seen"} {
 		if a, b := m.Score(c), m2.Score(c); a != b {
@@ -152,6 +152,8 @@ func TestUnmarshalNamesWhatIsWrong(t *testing.T) {
 	}
 	badThreshold := slices.Clone(good)
 	binary.LittleEndian.PutUint64(badThreshold[len(magic)+20:], math.Float64bits(-1))
+	badThird := slices.Clone(good)
+	binary.LittleEndian.PutUint64(badThird[len(magic)+36:], math.Float64bits(3))
 	nanBias := slices.Clone(good)
 	binary.LittleEndian.PutUint32(nanBias[len(magic)+4:], math.Float32bits(float32(math.NaN())))
 	cases := []struct {
@@ -162,11 +164,13 @@ func TestUnmarshalNamesWhatIsWrong(t *testing.T) {
 		{"empty", nil, "not a model file"},
 		{"foreign file", []byte("PK\x03\x04 not a model"), "not a model file"},
 		{"older format", []byte("HVNLR1\n\x12\x00\x00\x00"), "another format version"},
+		{"the two-threshold format", []byte("HVNLR2\n\x12\x00\x00\x00"), "another format version"},
 		{"truncated header", good[:len(magic)+10], "truncated"},
 		{"truncated weights", good[:len(good)-7], "want"},
 		{"bad bits", resum(append(append([]byte(magic), 40, 0, 0, 0), make([]byte, headerSize)...)), "bits 40"},
 		{"flipped byte", flipped, "damaged: checksum"},
 		{"threshold out of range", resum(badThreshold), "raise threshold -1"},
+		{"third threshold out of range", resum(badThird), "third threshold 3"},
 		{"NaN bias", resum(nanBias), "bias is not a finite number"},
 	}
 	for _, c := range cases {

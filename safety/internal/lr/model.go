@@ -18,12 +18,12 @@ import (
 )
 
 // magic starts every model file; the digit is the format version.
-const magic = "HVNLR2\n"
+const magic = "HVNLR3\n"
 
 // headerSize is the fixed part after the magic: bits (uint32), bias,
-// weight scale, idf base and idf step (float32 each), and the two
+// weight scale, idf base and idf step (float32 each), and the three
 // thresholds (float64 each).
-const headerSize = 4 + 4*4 + 2*8
+const headerSize = 4 + 4*4 + 3*8
 
 // Model is a trained, quantized crisis scorer. It is read-only after
 // training or loading and safe for concurrent use.
@@ -31,9 +31,11 @@ type Model struct {
 	lin *linear.Model
 	// Raise is the score at and above which the floor raises an unsure
 	// verdict to level 2; High the score that, with a timing or means cue,
-	// makes level 3. Both are chosen from out-of-fold scores at training;
-	// above 1 means never.
-	Raise, High float64
+	// makes level 3; Third a third slot (the post scorer leaves it at
+	// never). The short-message scorer keeps its three thresholds, by
+	// message length, in the three (see safety.Thresholds.ShortFor). All
+	// are chosen from out-of-fold scores at training; above 1 means never.
+	Raise, High, Third float64
 }
 
 // Bits returns the model's hash bits.
@@ -48,8 +50,8 @@ func (m *Model) Score(canon string) float64 {
 	return linear.Sigmoid(z[0])
 }
 
-// Thresholds returns the Raise and High thresholds stored with the model.
-func (m *Model) Thresholds() (raise, high float64) { return m.Raise, m.High }
+// Thresholds returns the three thresholds stored with the model.
+func (m *Model) Thresholds() (raise, high, third float64) { return m.Raise, m.High, m.Third }
 
 // MarshalBinary encodes the model: the magic line, the header
 // (little-endian), two bytes per bucket (int8 weight, uint8 idf), and a
@@ -70,6 +72,7 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 	le.PutUint32(h[16:], math.Float32bits(idfStep))
 	le.PutUint64(h[20:], math.Float64bits(m.Raise))
 	le.PutUint64(h[28:], math.Float64bits(m.High))
+	le.PutUint64(h[36:], math.Float64bits(m.Third))
 	b.Write(h[:])
 	for i := range w {
 		b.WriteByte(byte(w[i]))
@@ -111,7 +114,7 @@ func UnmarshalBinary(data []byte) (*Model, error) {
 	wScale := math.Float32frombits(le.Uint32(h[8:]))
 	idfBase := math.Float32frombits(le.Uint32(h[12:]))
 	idfStep := math.Float32frombits(le.Uint32(h[16:]))
-	m := &Model{Raise: math.Float64frombits(le.Uint64(h[20:])), High: math.Float64frombits(le.Uint64(h[28:]))}
+	m := &Model{Raise: math.Float64frombits(le.Uint64(h[20:])), High: math.Float64frombits(le.Uint64(h[28:])), Third: math.Float64frombits(le.Uint64(h[36:]))}
 	for _, f := range []struct {
 		name string
 		x    float32
@@ -123,7 +126,7 @@ func UnmarshalBinary(data []byte) (*Model, error) {
 	for _, f := range []struct {
 		name string
 		t    float64
-	}{{"raise", m.Raise}, {"high", m.High}} {
+	}{{"raise", m.Raise}, {"high", m.High}, {"third", m.Third}} {
 		if !(f.t > 0 && f.t <= 2) {
 			return nil, fmt.Errorf("lr: model %s threshold %v outside (0, 2] (2: never)", f.name, f.t)
 		}
@@ -171,5 +174,5 @@ func Train(examples []Example, opts TrainOptions) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lr: %w", err)
 	}
-	return &Model{lin: w.Quantize(), Raise: 1, High: 1}, nil
+	return &Model{lin: w.Quantize(), Raise: 1, High: 1, Third: 1}, nil
 }

@@ -134,7 +134,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 				fmt.Fprintf(out, " %s %d + %d (weight %g)", c.Source, c.Positives, c.Negatives, rc.Short.ChatWeight)
 			}
 		}
-		fmt.Fprintf(out, " and the post model's rows; thresholds %.2f under %d words, %.2f from %d\n", fit.Short.Raise, safety.ShortLongWords, fit.Short.High, safety.ShortLongWords)
+		fmt.Fprintf(out, " and the post model's rows; thresholds %.2f under %d words, %.2f from %d, %.2f from %d\n", fit.Short.Raise, safety.ShortLongWords, fit.Short.High, safety.ShortLongWords, fit.Short.Third, safety.ShortParagraphWords)
 		fmt.Fprintf(out, "out of fold, each chat batch scored by models that never saw it (crises caught, false crises: post model -> with short model):\n")
 		fmt.Fprintf(out, "| batch | crises | other | caught | false crises |\n|---|---:|---:|---|---|\n")
 		tot := learn.BatchFigures{Batch: "all"}

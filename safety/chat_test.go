@@ -247,7 +247,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // once after the third band (870 with 66), was split: the even sets
 // joined chat-writers.jsonl, the odd ones this file (430 of 600 with 36
 // before the retraining, 430 with 36 after); the rounds before them 2,342
-// of 3,300 with 195 after it (from 2,330 with 195). (Excuses for an absence read from eight training
+// of 3,300 with 195 after it (from 2,330 with 195); 2,384 with 197 once
+// the short scorer read warning signs too (the twelfth round's odd sets
+// 436 with 36). (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
 // crisis.)
@@ -275,7 +277,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // with 37 after the retraining with the sixth round; 305 with the rules
 // of the day after it, and 312 once an earlier message the scorers raised
 // counted as ideation for the window; 313 with 40 once the short scorer
-// took sixteen passes and the tenth round, 313 with 39 with the eleventh, 314 with the third band, 316 with 38 with the twelfth round).
+// took sixteen passes and the tenth round, 313 with 39 with the eleventh, 314 with the third band, 316 with 38 with the twelfth round, 318 with 38 once the short scorer
+// read warning signs; on the read sets 391 with 46).
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
 	for _, tc := range []struct {
@@ -284,11 +287,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 2988, 246},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3900, 1951, 202},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3900, 2772, 231},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 390, 45},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 316, 38},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 2992, 246},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3900, 1952, 202},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3900, 2820, 233},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 391, 46},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 318, 38},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

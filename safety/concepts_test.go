@@ -139,6 +139,12 @@ func TestConceptFamilies(t *testing.T) {
 			{"death is easy if you keep spamming potions", 0, 0},
 			{"the death scene in the finale looks good", 0, 0},
 		},
+		"pills named, then all of them taken, and a course finished": {
+			{"relapsed on pills again last night and took all of them", 3, 3},
+			{"bought a box of tablets and took all of them. feel sick", 3, 3},
+			{"the antibiotics were gross but I took all of them like the doctor said", 0, 1},
+			{"I relapsed on drinking last night and I feel like a failure", 0, 1},
+		},
 		"a past attempt with a milestone now, and a past attempt with risk now": {
 			{"two years ago I tried to end my life. today I graduated", 0, 1},
 			{"a year ago I tried to kill myself. this week I got a job offer", 0, 1},

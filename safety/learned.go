@@ -172,11 +172,11 @@ type RulesVerdict struct {
 	// Cue says ModelText names a time (tonight, tomorrow) or a means
 	// (pills, a rope, a height), which a High score needs to make 3.
 	Cue bool
-	// Short says the message has at most ShortWords words, MayRaise, the
-	// rules' level is 0 and no rule matched: the short-message scorer reads
-	// ModelText. Words is the message's word count, which chooses the
-	// short threshold (see ShortLongWords); it is counted only for a
-	// message the short scorer could read (level 0, no rule matched).
+	// Short says the message has at most ShortWords words, MayRaise, and
+	// the rules' level is 0 with no rule matched or 1 (a warning sign):
+	// the short-message scorer reads ModelText. Words is the message's
+	// word count, which chooses the short threshold (see ShortLongWords);
+	// it is counted only for a message the short scorer could read.
 	Short bool
 	Words int
 }
@@ -308,12 +308,13 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 		// story) is never raised, however much it is about suicide.
 		return v
 	}
-	// The short scorer reads only what no rule matched at all: a warning
-	// sign (level 1) already brings the direct safety question, a rule
-	// that matched and found no context ("I keep thinking about it") has
-	// read the words, and on one line the scorer cannot tell "I want this
-	// to stop" said of a job from the same words said of a life.
-	if a.Level == LevelNone && !ruleMatched(a.Path) {
+	// The short scorer reads what no rule matched at all, and a warning
+	// sign (level 1: "I can't go on like this", or a clause a rule lowered
+	// there, which ModelText leaves out). A rule that matched and found no
+	// context ("I keep thinking about it") has read the words, and on one
+	// line the scorer cannot tell "I want this to stop" said of a job from
+	// the same words said of a life.
+	if (a.Level == LevelNone && !ruleMatched(a.Path)) || a.Level == LevelWarning {
 		v.Words = wordCount(canon)
 		v.Short = v.Words <= ShortWords
 	}
@@ -369,6 +370,14 @@ func setAside(canon string, h hits, spans [][2]int) [][2]int {
 	each(injuryTalkRe, func(_ []int, _, _ int, sp string) bool { return accidentRe.matchHits(sp, h) })
 	each(backByRe, func([]int, int, int, string) bool { return true })
 	each(unwishedHarmRe, func([]int, int, int, string) bool { return true })
+	// A relapse into a drink or a drug is not a relapse into self-harm:
+	// only its words are left out ("relapsed on drinking and took all my
+	// pills" keeps the pills).
+	if substanceRelapseRe.matchHits(canon, h) {
+		for _, loc := range substanceRelapseRe.re.FindAllStringIndex(canon, -1) {
+			spans = append(spans, [2]int{loc[0], loc[1]})
+		}
+	}
 	return spans
 }
 
@@ -382,6 +391,10 @@ var othersSuicideRe = regexp.MustCompile(`\b(?:died by suicide|died of suicide|l
 // backByRe is an absence with the time of return ("not coming back till
 // late", "home by sunday"): away for a while, not for good.
 var backByRe = newFilteredRe(regexp.MustCompile(`\b(?:back|home) (?:till|until|til|before|by|around|after) (?:late|later|tonight|tomorrow|midnight|morning|the morning|lunch|dinner|the weekend|next week|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d+)\b`))
+
+// substanceRelapseRe is a relapse named with what it is into: a drink, a
+// drug, gambling, smoking.
+var substanceRelapseRe = newFilteredRe(regexp.MustCompile(`\b(?:relapsed|relapse|relapsing|slipped|fell off the wagon)(?: again)? (?:on|with|into|back into|back on) (?:the )?(?:drinking|drink|alcohol|booze|beer|wine|vodka|smoking|cigarettes|cigs|vaping|vapes?|gambling|betting|the slots|drugs|weed|coke|cocaine|heroin|meth|sugar|porn|bingeing|binge eating|caffeine)\b`))
 
 // unwishedHarmRe is an accident imagined and minded ("if a bus hit me I'd
 // be so annoyed, I have a date tonight"): the opposite of wish.accident,

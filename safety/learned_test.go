@@ -177,7 +177,8 @@ func TestShortScorerRaisesOnlyAnUnsureShortMessageToTwo(t *testing.T) {
 		path  string
 	}{
 		{"a quiet short message with a short score at the threshold becomes 2", 0.8, Input{Text: "I have nothing left"}, 2, "model:short"},
-		{"warning signs (level 1) are left to the safety question", 1, Input{Text: "I feel so hopeless lately"}, 1, ""},
+		{"a warning sign (level 1) with a short score at the threshold becomes 2", 0.8, Input{Text: "I feel so hopeless lately"}, 2, "model:short"},
+		{"a warning sign below the threshold stays 1", 0.79, Input{Text: "I feel so hopeless lately"}, 1, ""},
 		{"a short score below the threshold changes nothing", 0.79, Input{Text: "I have nothing left"}, 0, ""},
 		{"a message of more than ShortWords words is not read", 1, Input{Text: long}, 0, ""},
 		{"never above 2, whatever the score", 1, Input{Text: "I have nothing left, tonight"}, 2, "model:short"},

@@ -433,6 +433,10 @@ var conceptRules = []rule{
 	// An overdose told in a few words: the pills and "the lot"; all of a
 	// supply or a whole bottle swallowed; the pills saved up, swallowed.
 	{id: "attempt.taken_the_lot", level: 3, conf: 0.75, whole: true, src: `(?:took|taken|swallowed|downed|ate|did|done)(?: \w+| \.){0,4} (?:pills|tablets|meds)(?: \.)? (?:all of them|the lot|all of it|every one|every last one)|(?:swallowed|took|taken|downed|ate|necked) (?:all|the whole|the entire|a whole|my whole|my entire)(?: of)? (?:my |the |\w+s )?(?:\w+ )?(?:sleepers|supply|stash|prescription|months supply|month of \w+|strips of \w+)|(?:swallowed|downed|necked) (?:the|a|my) (?:whole |entire )?bottle(?: \.|$| of (?:pills|tablets|meds))|(?:swallowed|took|taken|downed) (?:the|all the|all my|my) (?:pills|tablets|meds) (?:i|ive|i have|i had|id|i was) (?:been )?(?:saving|saved|stockpiling|stockpiled|collecting|collected|hoarding|hoarded)`},
+	// The pills named first, then taken all at once ("relapsed on pills
+	// last night and took all of them"); not a course finished as
+	// prescribed ("antibiotics, took all of them like the doctor said").
+	{id: "attempt.took_them_all", level: 3, conf: 0.7, src: `(?:pills|tablets|meds|sleepers|painkillers)(?: \w+| \.){0,8} (?:took|taken|swallowed|downed|necked) (?:all of them|them all|every one of them|every last one)`, notFollowedBy: []string{"like", "as", "over", "during", "across", "through", "throughout", "on", "every", "each", "before", "after", "in", "for"}},
 	// Hurting oneself until it marks: pulling or picking at hair, skin or
 	// scabs, punching, biting, scratching, pinching or digging nails in
 	// until it bleeds, bruises or splits; or holding a burn to "feel

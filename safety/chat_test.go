@@ -249,7 +249,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // before the retraining, 430 with 36 after); the rounds before them 2,342
 // of 3,300 with 195 after it (from 2,330 with 195); 2,384 with 197 once
 // the short scorer read warning signs too (the twelfth round's odd sets
-// 436 with 36). (Excuses for an absence read from eight training
+// 436 with 36); 2,827 of 3,900 with 233 once a question about others
+// owned in the same message ("... asking cos I do") kept its level. (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
 // crisis.)
@@ -287,9 +288,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 2992, 246},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3900, 1952, 202},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3900, 2820, 233},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3009, 246},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3900, 1959, 202},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3900, 2827, 233},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 391, 46},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 318, 38},
 	} {

@@ -139,6 +139,14 @@ func TestConceptFamilies(t *testing.T) {
 			{"death is easy if you keep spamming potions", 0, 0},
 			{"the death scene in the finale looks good", 0, 0},
 		},
+		"a question about others owned in the same message, and one that stays about others": {
+			{"what do you do if someone tells you they want to die. asking cos i do", 2, 3},
+			{"do you ever get messages from people who want to be dead? i guess im one of them", 2, 3},
+			{"how do people who think about ending it cope? not hypothetically", 2, 3},
+			{"what do you do if someone tells you they want to die? I'm a teacher", 0, 1},
+			{"my friend says she wants to die. I'm so worried about her", 0, 1},
+			{"do people who self harm feel better after? asking for a school project", 0, 1},
+		},
 		"pills named, then all of them taken, and a course finished": {
 			{"relapsed on pills again last night and took all of them", 3, 3},
 			{"bought a box of tablets and took all of them. feel sick", 3, 3},

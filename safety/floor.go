@@ -307,6 +307,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// want of context.
 	var intentSpans [][2]int
 	recovered := inSentence(recoveryRe)
+	owned := ownClaimRe.matchHits(canon, all)
 	res.suicideTalk = inSentence(suicideTalkRe)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
@@ -348,6 +349,12 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			}
 			switch r.kind {
 			case kindThird:
+				if owned {
+					// "can a bot tell if someone is suicidal? can you tell
+					// that I am?": the writer's own.
+					res.path = appendOnce(res.path, "rule:"+r.id+"/owned")
+					continue
+				}
 				res.flags.ThirdParty = true
 				res.path = appendOnce(res.path, "rule:"+r.id)
 				res.decided = append(res.decided, decidedSpan(canon, cs, ce, loc[0]))
@@ -403,6 +410,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 			case r.excusable && inSentence(absenceExcuseRe):
 				m.level, mod = 0, "ordinary_absence"
+			case owned && (aboutOthers(prefix, canon[loc[0]:loc[1]], all) || researchRe.matchHits(canon, all)):
+				// "do you call the police if someone says they want to die?
+				// because I do": the question is the writer's own, neither
+				// someone else's nor a study's; the rule's level stands.
 			case (isMethodRule(r.id) || topicQuestion(canon[sentStart(clauses, loc[0]):loc[1]])) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all),
 				// A general question with its frame in another sentence:
 				// "what's the difference between self-harm and suicidal
@@ -415,7 +426,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = 0, "routine_dose"
 			case thingSubject(prefix, canon[loc[0]:loc[1]]):
 				m.level, mod = 0, "not_self"
-			case reportRe.matchHits(prefix, all) || ((!hasFirstPerson(canon[loc[0]:loc[1]]) || attributedBefore(prefix)) && thirdPartySubject(prefix)):
+			case aboutOthers(prefix, canon[loc[0]:loc[1]], all):
 				m.level, mod = 0, "third_party"
 				res.flags.ThirdParty = true
 			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
@@ -614,6 +625,10 @@ var (
 	// resolveRe is a decision said without its object: "I've made up my
 	// mind", "it's time". After despair or ideation it is intent.
 	resolveRe = newFilteredRe(regexp.MustCompile(canonPattern(`(?:^|\b)(?:(?:ive|i have|i|ive finally|i finally|i just|ive just) (?:made up my mind|decided|made my decision|made the decision|made peace with (?:it|this|that|my decision|everything))(?: \.|$| its| im| i| and| now| already| tonight)|my mind is made up|(?:its|it is) decided|i know what i (?:have|need|got) to do(?: now)?(?: \.|$)|(?:theres|there is) no (?:going|turning) back|no turning back|(?:its|it is) time(?: \.|$| now)|im ready(?: \.|$| now)|tonights the night|(?:im|i am) at peace with (?:it|this|my decision)|nothing (?:can|will) change my mind|(?:so )?im doing it(?: tonight| today| now| this time)?(?: \.|$)|(?:this|tonight) is (?:it|the night)(?: \.|$)|(?:im|i am) not (?:scared|afraid) anymore|(?:going to|will|ill|decided to) make (?:it|things|life) (?:easy|easier|better|simpler) for (?:them|everyone|everybody|my family|you all|all of you|you guys)|(?:going to|will|ill|decided to) (?:fix|change|solve|sort) (?:that|this|it)(?: for them)? (?:tonight|today|now|soon)|(?:ive|i have|ive got|i got) a plan(?: too| as well)?(?: \.|$))` + endBound)))
+	// ownClaimRe owns, within one message, a question or a statement put
+	// about someone else or people in general: "... because I do", "I'm
+	// one of them", "asking cos I've been wanting it", "not hypothetically".
+	ownClaimRe = newFilteredRe(regexp.MustCompile(`(?:^|\. |\b(?:because|cause|cuz|coz|cos|bc|asking because|asking cause|asking cos|asking bc)\b )(?:i do|i am|im|i think i do|i think i am|i do too|i am too|me too|same here|its me|thats me|that is me|it is me|like me|mine do|i want it)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| btw| tbh| actually| and| though| myself)|\b(?:im|i am|i guess im|i think im|i guess i am|i think i am|i might be) (?:one of them|one of those people|that (?:someone|person|kid|one))\b|\b(?:add|count) me (?:to|in)\b|\bnot hypothetically\b|\b(?:and|but|honestly|tbh) (?:honestly |tbh |lowkey |so )?(?:i do too|i am too|im the same|me too|so do i|so am i|same here)\b|\basking (?:because|cause|cos|bc) (?:i|ive|im) (?:do|am|have|want|think|feel|keep|been)\b`))
 	// confessRe is a short reply that owns an earlier general question
 	// ("is it normal to want to die?" ... "because I do").
 	confessRe = newFilteredRe(regexp.MustCompile(`^(?:(?:because|cause|cuz|coz|bc|yeah|yes|yep|and|honestly|tbh)(?: \.)? )?(?:i do|i am|im|me too|same|same here|thats me|its me|asking for myself|asking for me|i think i do|i feel that way|i have|ive been|i think about it|i think about that|i do too|i want to too|i feel like that)(?: \.|$| all the time| a lot| too| sometimes| honestly| every day| lately| right now| constantly| more than| every time| btw| tbh| actually)|^(?:yes|yeah|yep|yup)(?: \.)? (?:every (?:single )?day|all the time|a lot|constantly|always|daily|every night|more than (?:i|you) know)`))
@@ -881,6 +896,12 @@ func isCommand(text string) bool {
 // ordinaryBye reports a plain goodbye on the way to something ordinary.
 func ordinaryBye(canon string) bool {
 	return plainByeEndRe.MatchString(canon) && leavingRe.MatchString(canon) && !finalWordsRe.MatchString(canon)
+}
+
+// aboutOthers reports a match (span, after prefix in its clause) said of
+// someone else: a report ("my friend said ...") or another subject.
+func aboutOthers(prefix, span string, all hits) bool {
+	return reportRe.matchHits(prefix, all) || ((!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix))
 }
 
 // disclosure reports a match at level 2 or more by a rule that reads the

@@ -250,7 +250,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // of 3,300 with 195 after it (from 2,330 with 195); 2,384 with 197 once
 // the short scorer read warning signs too (the twelfth round's odd sets
 // 436 with 36); 2,827 of 3,900 with 233 once a question about others
-// owned in the same message ("... asking cos I do") kept its level. (Excuses for an absence read from eight training
+// owned in the same message ("... asking cos I do") kept its level;
+// 2,878 with 234 once the short scorer read a conversation as one
+// message. (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
 // crisis.)
@@ -279,7 +281,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // of the day after it, and 312 once an earlier message the scorers raised
 // counted as ideation for the window; 313 with 40 once the short scorer
 // took sixteen passes and the tenth round, 313 with 39 with the eleventh, 314 with the third band, 316 with 38 with the twelfth round, 318 with 38 once the short scorer
-// read warning signs; on the read sets 391 with 46).
+// read warning signs; on the read sets 391 with 46; 342 with 40 once the
+// short scorer read the conversation as one message where no message of
+// it steps back, 404 with 48 on the read sets).
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
 	for _, tc := range []struct {
@@ -290,9 +294,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3009, 246},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3900, 1959, 202},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3900, 2827, 233},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 391, 46},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 318, 38},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3900, 2878, 234},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 404, 48},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 342, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

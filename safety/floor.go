@@ -2,6 +2,7 @@ package safety
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -232,10 +233,36 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	// A reply of a word or three in a conversation ("because I do", "ya")
 	// means what the earlier messages make it mean, which the window
 	// reads; the scorers, reading it alone, do not raise it either.
+	conv := f.conversationView(in, a, text)
 	if len(in.History) > 0 && a.Level < LevelIdeation && wordCount(text) < bareReplyWords {
-		return RulesVerdict{Assessment: a.Finish()}
+		return RulesVerdict{Assessment: a.Finish(), Conversation: conv}
 	}
-	return f.modelView(a.Finish(), text, cur)
+	v := f.modelView(a.Finish(), text, cur)
+	v.Conversation = conv
+	return v
+}
+
+// conversationView is the rules' view of the conversation read as one
+// message, the earlier messages and this one joined, for the short scorer
+// ("been saving my oxycodone for this" ... "done. took the lot."). It is
+// nil where the conversation may not be read so: no earlier message, a
+// verdict of 2 or more already, a safety question asked or answered, a
+// command, or a message of the conversation that steps back ("they're in
+// the bin", "I'm safe now"), whose earlier words the window has already
+// weighed.
+func (f *Floor) conversationView(in Input, a Assessment, text string) *RulesVerdict {
+	if len(in.History) == 0 || a.Level >= LevelIdeation || in.Answered || in.AskedSafetyQuestion || isCommand(in.Text) ||
+		steppedBack(text, findHits(text), false) {
+		return nil
+	}
+	for _, h := range in.History {
+		if hn := normalize(h, f.lex); steppedBack(hn, findHits(hn), false) {
+			return nil
+		}
+	}
+	joined := strings.Join(append(slices.Clone(in.History), in.Text), " . ")
+	v := f.assessRules(Input{Text: joined}, true)
+	return &v
 }
 
 // scanResult is what the rules found in one canonical text.

@@ -179,6 +179,10 @@ type RulesVerdict struct {
 	// it is counted only for a message the short scorer could read.
 	Short bool
 	Words int
+	// Conversation is the rules' view of the conversation read as one
+	// message, for the short scorer (see Floor.conversationView); nil
+	// when it may not be read so.
+	Conversation *RulesVerdict
 }
 
 // ShortFor is the short-message scorer's threshold for a message of n
@@ -251,8 +255,10 @@ func (f *Floor) learnedRaise(v RulesVerdict) Assessment {
 
 // Scored applies post and short, the two scorers, to the verdict under th
 // (see WithScores): each reads ModelText only where its score could change
-// the verdict, and a nil scorer is never read. With no score read it is
-// the rules' verdict itself.
+// the verdict, and a nil scorer is never read. A verdict still under 2
+// with a Conversation the short scorer may read becomes 2 when the
+// conversation read as one message scores at its threshold. With no score
+// read it is the rules' verdict itself.
 func (v RulesVerdict) Scored(post, short Scorer, th Thresholds) Assessment {
 	ps, ss := -1.0, -1.0
 	if post != nil && v.NeedsScore() {
@@ -261,10 +267,19 @@ func (v RulesVerdict) Scored(post, short Scorer, th Thresholds) Assessment {
 	if short != nil && v.NeedsShortScore() {
 		ss = short.Score(v.ModelText)
 	}
-	if ps < 0 && ss < 0 {
-		return v.Assessment
+	a := v.Assessment
+	if ps >= 0 || ss >= 0 {
+		a = v.WithScores(ps, ss, th)
 	}
-	return v.WithScores(ps, ss, th)
+	if c := v.Conversation; c != nil && short != nil && c.Short && a.Level < LevelIdeation &&
+		short.Score(c.ModelText) >= th.ShortFor(c.Words) {
+		a.Level = LevelIdeation
+		a.Confidence = learnedConfidence
+		a.Reason = "learned scorer for short messages, on the conversation read as one message"
+		a.Path = append(a.Path[:len(a.Path):len(a.Path)], "model:short-conversation")
+		a = a.Finish()
+	}
+	return a
 }
 
 // decidedModifier reports whether a rule modifier deliberately set a match

@@ -8,6 +8,11 @@ import (
 )
 
 // constScorer always gives the same score.
+// scorerFunc scores a canonical text by a function.
+type scorerFunc func(canon string) float64
+
+func (s scorerFunc) Score(canon string) float64 { return s(canon) }
+
 type constScorer float64
 
 func (c constScorer) Score(string) float64 { return float64(c) }
@@ -191,7 +196,7 @@ func TestShortScorerRaisesOnlyAnUnsureShortMessageToTwo(t *testing.T) {
 		{"a message with its subject left out, as chat drops it, is read", 0.8, Input{Text: "honestly just done pretending everything is fine"}, 2, "model:short"},
 		{"a message without a subject that names someone else is not", 1, Input{Text: "sister keeps saying she wants out"}, 0, ""},
 		{"what is left after a clause set aside is not a message without a subject", 1, Input{Text: "going to the lake tonight with the lads, not coming back till late"}, 0, ""},
-		{"a bare reply in a conversation is left to the window", 1, Input{Text: "because I do", History: []string{"why do you like pasta so much"}}, 0, ""},
+		{"a bare reply in a conversation is read with the conversation, not alone", 1, Input{Text: "because I do", History: []string{"why do you like pasta so much"}}, 2, "model:short-conversation"},
 		{"the same words with nothing before them are read", 0.8, Input{Text: "because I do"}, 2, "model:short"},
 		{"a clear yes to the safety question stands", 1, Input{Text: "yes I'm safe", AskedIfSafe: true}, 0, ""},
 	}
@@ -433,5 +438,36 @@ func TestTheWindowReadsAnEarlierMessageTheScorersRaised(t *testing.T) {
 				t.Errorf("level %d (%v), want %d..%d", a.Level, a.Path, tc.atLeast, tc.atMost)
 			}
 		})
+	}
+}
+
+func TestShortScorerReadsTheConversationAsOneMessage(t *testing.T) {
+	th := Thresholds{Raise: 2, High: 2, Short: 0.9, ShortLong: 0.9, ShortParagraph: 0.9}
+	// The scorer says 0.95 only of the two messages read together.
+	joined := scorerFunc(func(canon string) float64 {
+		if strings.Contains(canon, "quiet") && strings.Contains(canon, "sunday") {
+			return 0.95
+		}
+		return 0.1
+	})
+	f := NewFloorWith(FloorOptions{Short: joined, Thresholds: th})
+	for _, c := range []struct {
+		name string
+		in   Input
+		want Level
+	}{
+		{"a crisis told over two messages", Input{Text: "after sunday it stays that way", History: []string{"the house is so quiet"}}, 2},
+		{"the same last message alone", Input{Text: "after sunday it stays that way"}, 0},
+		{"a step back in the last message", Input{Text: "after sunday it stays that way, but I'm safe, my sister is here", History: []string{"the house is so quiet"}}, 0},
+		{"a step back earlier", Input{Text: "after sunday it stays that way", History: []string{"the house is so quiet", "I talked to my therapist today"}}, 0},
+		{"after a clear answer to the safety question", Input{Text: "after sunday it stays that way", History: []string{"the house is so quiet"}, Answered: true}, 0},
+	} {
+		a := f.Assess(c.in)
+		if a.Level != c.want {
+			t.Errorf("%s: level %d (%v), want %d", c.name, a.Level, a.Path, c.want)
+		}
+		if c.want == 2 && !slices.Contains(a.Path, "model:short-conversation") {
+			t.Errorf("%s: path %v, want model:short-conversation", c.name, a.Path)
+		}
 	}
 }

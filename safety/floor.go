@@ -842,8 +842,12 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	if (intentHist && (prepNow || timeNow || decidedNow || meansRe.matchHits(canon, ch))) || (prepHist && (cur.loweredIntent || decidedNow)) {
 		raise(3, 0.7, "intent and preparation or a time, over several messages")
 	}
-	if (intentHist || prepHist) && doneNowRe.MatchString(canon) && !steppedBack(canon, ch, true) {
+	if (intentHist || prepHist || imminentHist) && doneNowRe.MatchString(canon) && !steppedBack(canon, ch, true) {
 		raise(3, 0.7, "done, after intent or preparation earlier")
+	}
+	// "took the lot" after pills were talked of: an overdose taken.
+	if (meansHist || imminentHist) && tookAllRe.MatchString(canon) && !steppedBack(canon, ch, true) {
+		raise(3, 0.7, "all of it taken, after a means earlier")
 	}
 	// A short reply after ideation the rules read in the earlier
 	// messages carries that disclosure on: a time ("sunday", "when the
@@ -1569,6 +1573,9 @@ var (
 	habitualRe = regexp.MustCompile(`\b(?:(?:every|each|most|some|all|many) (?:single )?(?:night|nights|day|days|morning|mornings|evening|evenings|weekend|weekends|time|week)|(?:at|during the|in the) (?:night|nights|mornings?|evenings?)|always|usually|often|sometimes|whenever|mostly|normally|constantly|worst (?:at|on|in|when)|hits (?:hardest|worst)|comes? (?:back|around|and goes))\b`)
 	// doneNowRe is a bare report that it is done: "done.", "did it",
 	// "it's done now", "all gone now".
+	// tookAllRe is taking the whole of something ("took the lot",
+	// "swallowed them all"), an overdose when a means came before.
+	tookAllRe = regexp.MustCompile(`\b(?:took|taken|swallowed|downed|necked|had) (?:the lot|the whole lot|them all|all of them|every one|every last one|everything i (?:had|saved|was saving)|the whole (?:bottle|box|pack|packet|strip))(?: \.|$| now| already| just now| tonight| last night| earlier| an hour ago| sorry| with| and)`)
 	doneNowRe = regexp.MustCompile(`^(?:(?:ok|okay|well|so|and|its|it is|all|ive|i|just) ){0,3}(?:done|did it|finished|gone|taken)(?: \.|$| now| already| it| them| all)`)
 	// plansWithRe is plans with other people now: "we're going bowling
 	// w my cousins", "off to the beach with friends", "brb".

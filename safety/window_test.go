@@ -14,6 +14,11 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"the same decision about a job", Input{Text: "I've made up my mind.", History: []string{"I can't choose between the two offers"}}, LevelNone, LevelNone},
 		{"a decision after a bad day at work", Input{Text: "ok I've decided", History: []string{"work was long today", "what should I make for dinner"}}, LevelNone, LevelNone},
 
+		// done or all of it taken, after a preparation or a means
+		{"done and the lot taken after saving pills", Input{Text: "done. took the lot.", History: []string{"been saving my pills for weeks", "finally got enough"}}, LevelImminent, LevelImminent},
+		{"all of them taken after pills were named", Input{Text: "swallowed them all", History: []string{"the tablets from the doctor are in my hand"}}, LevelImminent, LevelImminent},
+		{"all of them taken somewhere after a pet's pills", Input{Text: "took them all to the vet this morning", History: []string{"the cats finished their worm tablets"}}, LevelNone, LevelIdeation},
+
 		// preparation after despair
 		{"letters written after despair", Input{Text: "the letters are written", History: []string{"I don't see a way out"}}, LevelIdeation, LevelImminent},
 		{"pills ready after despair", Input{Text: "I have the pills ready", History: []string{"I'm so tired of fighting", "I want it all to stop"}}, LevelImminent, LevelImminent},

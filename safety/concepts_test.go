@@ -147,6 +147,13 @@ func TestConceptFamilies(t *testing.T) {
 			{"my friend says she wants to die. I'm so worried about her", 0, 1},
 			{"do people who self harm feel better after? asking for a school project", 0, 1},
 		},
+		"slang reported of someone else, a question of definition, and the writer's own": {
+			{"coworker keeps saying kms about everything. joke or should i say something", 0, 1},
+			{"a guy in my group chat keeps posting ctb, should I message him", 0, 1},
+			{"what's the difference between self-harm and a suicide attempt, clinically?", 0, 1},
+			{"whats the difference between self harm and a suicide attempt? i did both last night", 2, 3},
+			{"the person on the hotline said it sounds like I lost the will to live", 2, 3},
+		},
 		"pills named, then all of them taken, and a course finished": {
 			{"relapsed on pills again last night and took all of them", 3, 3},
 			{"bought a box of tablets and took all of them. feel sick", 3, 3},

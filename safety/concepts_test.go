@@ -154,6 +154,12 @@ func TestConceptFamilies(t *testing.T) {
 			{"whats the difference between self harm and a suicide attempt? i did both last night", 2, 3},
 			{"the person on the hotline said it sounds like I lost the will to live", 2, 3},
 		},
+		"a word of risk named in a question about what happens, and a statement in the same shape": {
+			{"Do you contact emergency services if a user mentions self-harm?", 0, 1},
+			{"what happens if i type the word suicide, do you freak out?", 0, 1},
+			{"if I said I want to die would you call the police", 2, 3},
+			{"if I mention self harm will you tell my parents? because I cut my arm last night", 2, 3},
+		},
 		"pills named, then all of them taken, and a course finished": {
 			{"relapsed on pills again last night and took all of them", 3, 3},
 			{"bought a box of tablets and took all of them. feel sick", 3, 3},

@@ -437,6 +437,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 			case r.excusable && inSentence(absenceExcuseRe):
 				m.level, mod = 0, "ordinary_absence"
+			case mentionFrameRe.matchHits(clause, all) && !owned:
+				// "do you call the police if I mention suicide?": the word
+				// named as a word, in a question about what happens.
+				m.level, mod = 0, "mention"
 			case owned && (aboutOthers(prefix, canon[loc[0]:loc[1]], all) || researchRe.matchHits(canon, all)):
 				// "do you call the police if someone says they want to die?
 				// because I do": the question is the writer's own, neither
@@ -1510,6 +1514,12 @@ var topicQuestionRe = regexp.MustCompile(`^(?:is|are|was|were|why|how|what|whats
 func topicQuestion(s string) bool {
 	return topicQuestionRe.MatchString(s) && !hasFirstPerson(s)
 }
+
+// mentionFrameRe names a word of risk as a word, in a question about what
+// the bot or a service does when it is said: "do you call the police if I
+// mention suicide?", "what happens if a user types self-harm". A statement
+// in it ("if I said I want to die") is not a mention.
+var mentionFrameRe = newFilteredRe(regexp.MustCompile(`\bif (?:i|someone|somebody|a user|a person|anyone|people|a kid|a child|a student|a client|a patient) (?:ever |just )?(?:mention|mentions|mentioned|say|says|said|type|types|typed|use|uses|bring up|brings up|talk about|talks about|write|writes|wrote|tell you about|tells you about) (?:the word |the words |words like |a word like |something like |anything about |stuff about |things like |the topic of )?(?:suicide|suicidal thoughts|suicidal|self harm|selfharm|sh|kms|ctb|unalive|cutting|overdosing|an overdose)\b|\bwhat happens (?:if|when) (?:i|someone|a user|you) (?:\w+ )?(?:mention|type|say|use) (?:the word |words like )?(?:suicide|suicidal|self harm|kms|ctb|unalive)\b`))
 
 // definitionRe asks what a word means or how two things differ.
 var definitionRe = regexp.MustCompile(`^(?:what(?: s| is|s)|whats) the (?:\w+ )?(?:difference|distinction) between\b|^how (?:is|are|do|does) (?:\w+ ){1,5}(?:defined|coded|classified|diagnosed|distinguished)\b|^what (?:is|does) (?:the )?(?:definition|clinical definition) of\b`)

@@ -291,7 +291,7 @@ func (v RulesVerdict) Scored(post, short Scorer, th Thresholds) Assessment {
 func decidedModifier(mod string) bool {
 	switch mod {
 	case "negated", "third_party", "saying", "idiom", "fiction", "accident", "past_recovered", "past", "laughter", "conditional_laughter",
-		"everyday_use", "not_self", "ordinary_absence", "research":
+		"everyday_use", "not_self", "ordinary_absence", "research", "mention":
 		return true
 	}
 	return false
@@ -385,6 +385,7 @@ func setAside(canon string, h hits, spans [][2]int) [][2]int {
 	each(injuryTalkRe, func(_ []int, _, _ int, sp string) bool { return accidentRe.matchHits(sp, h) })
 	each(backByRe, func([]int, int, int, string) bool { return true })
 	each(unwishedHarmRe, func([]int, int, int, string) bool { return true })
+	each(mentionFrameRe, func([]int, int, int, string) bool { return true })
 	// A relapse into a drink or a drug is not a relapse into self-harm:
 	// only its words are left out ("relapsed on drinking and took all my
 	// pills" keeps the pills).

@@ -334,7 +334,16 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// want of context.
 	var intentSpans [][2]int
 	recovered := inSentence(recoveryRe)
-	owned := ownClaimRe.matchHits(canon, all)
+	// owned says the message owns a question or statement about someone
+	// else (see ownClaimRe); read only when a match would be lowered for
+	// it, which few messages need.
+	ownedKnown, ownedVal := false, false
+	owned := func() bool {
+		if !ownedKnown {
+			ownedKnown, ownedVal = true, ownClaimRe.matchHits(canon, all)
+		}
+		return ownedVal
+	}
 	res.suicideTalk = inSentence(suicideTalkRe)
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
@@ -376,7 +385,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			}
 			switch r.kind {
 			case kindThird:
-				if owned {
+				if owned() {
 					// "can a bot tell if someone is suicidal? can you tell
 					// that I am?": the writer's own.
 					res.path = appendOnce(res.path, "rule:"+r.id+"/owned")
@@ -437,11 +446,11 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				}
 			case r.excusable && inSentence(absenceExcuseRe):
 				m.level, mod = 0, "ordinary_absence"
-			case mentionFrameRe.matchHits(clause, all) && !owned:
+			case mentionFrameRe.matchHits(clause, all) && !owned():
 				// "do you call the police if I mention suicide?": the word
 				// named as a word, in a question about what happens.
 				m.level, mod = 0, "mention"
-			case owned && (aboutOthers(prefix, canon[loc[0]:loc[1]], all) || researchRe.matchHits(canon, all)):
+			case (aboutOthers(prefix, canon[loc[0]:loc[1]], all) || researchRe.matchHits(canon, all)) && owned():
 				// "do you call the police if someone says they want to die?
 				// because I do": the question is the writer's own, neither
 				// someone else's nor a study's; the rule's level stands.

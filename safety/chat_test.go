@@ -256,6 +256,11 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // question of definition and a past attempt "since my attempt" read as
 // what they are. (A question of definition in a message of several
 // sentences was tried too: it lost a crisis here, so it is not read.)
+// A thirteenth round (seven of eight writers, w92 to w96, w98 and w99),
+// written during that session and never read, measured once by the
+// floor as the session began (671 of 1,050 with 40 false crises in
+// 1,050) and once at its end (760 with 40), then joined this file whole:
+// 3,639 of 4,950 with 271 in 5,550 (rules alone 2,472 with 232).
 // (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
@@ -296,9 +301,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 237},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 3900, 1960, 199},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 3900, 2879, 231},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 235},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 4950, 2472, 232},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 4950, 3639, 271},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 404, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 342, 40},
 	} {

@@ -14,6 +14,10 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"the same decision about a job", Input{Text: "I've made up my mind.", History: []string{"I can't choose between the two offers"}}, LevelNone, LevelNone},
 		{"a decision after a bad day at work", Input{Text: "ok I've decided", History: []string{"work was long today", "what should I make for dinner"}}, LevelNone, LevelNone},
 
+		// a question about what Haven does, then owned
+		{"owning it after asking what happens if suicide is mentioned", Input{Text: "ok. i think about it a lot", History: []string{"do you call the police if I mention suicide?"}}, LevelIdeation, LevelImminent},
+		{"the same words after a question about pasta", Input{Text: "ok. i think about it a lot", History: []string{"do you like pasta?"}}, LevelNone, LevelNone},
+
 		// done or all of it taken, after a preparation or a means
 		{"done and the lot taken after saving pills", Input{Text: "done. took the lot.", History: []string{"been saving my pills for weeks", "finally got enough"}}, LevelImminent, LevelImminent},
 		{"all of them taken after pills were named", Input{Text: "swallowed them all", History: []string{"the tablets from the doctor are in my hand"}}, LevelImminent, LevelImminent},

@@ -135,6 +135,9 @@ func answerTo(q string, ac askContext) (answer, bool) {
 	if botRE.MatchString(q) {
 		return answer{key: "who", text: whatHavenIs(ac.model)}, true
 	}
+	if crisisPolicyRE.MatchString(q) {
+		return answer{key: "crisis-policy", text: crisisPolicyAnswer}, true
+	}
 	if privacyRE.MatchString(q) {
 		return answer{key: "privacy", text: privacyAnswer}, true
 	}
@@ -169,6 +172,16 @@ func answerTo(q string, ac askContext) (answer, bool) {
 	}
 	return answer{}, false
 }
+
+// crisisPolicyRE asks what Haven does when someone tells it of suicide or
+// self-harm: "do you call the police if I mention suicide?", "will you
+// tell my parents if I say I self-harm?", "what happens if I tell you I'm
+// suicidal?". People often ask it before they say more.
+var crisisPolicyRE = textmatch.MustCompile(`(?i)\b(do|will|would|can|could|does|are) (you|haven|this (bot|app|chat|thing)) (have to |need to |ever |automatically |going to |gonna |legally )?(call|contact|tell|report|alert|notify|inform|ring|send (the )?police|flag|lock)\b.*\b(if|when)\b.*\b(suicid\w*|self[- ]?harm\w*|kill (myself|themselves)|end (my|their) life|hurt(ing)? (myself|themselves)|want(ing)? to die|kms|ctb|unalive)|\bwhat (happens|do you do|will you do|would you do|does haven do)\b.*\b(if|when)\b.*\b(mention|say|type|tell you|talk about|bring up|admit|write)\b.*\b(suicid\w*|self[- ]?harm\w*|kill myself|end my life|hurt(ing)? myself|want(ing)? to die|kms|ctb|unalive)`)
+
+// crisisPolicyAnswer says truthfully what Haven does, and leaves the door
+// open.
+const crisisPolicyAnswer = "No. I'm an AI, so I can't call the police or anyone else, and I don't contact anyone about you. If you tell me about thoughts of suicide or of hurting yourself, I'll stay with you, ask how you're doing, and share helplines where a real person can talk with you; what you do next is your choice. The service that runs Haven does save our conversation, so it isn't confidential the way therapy is. You can tell me what's going on."
 
 // selfQuestionRE is a question about the person's own story that Haven
 // cannot answer and should not pretend to ("do I even want to go back?").

@@ -21,6 +21,9 @@ const (
 	intentRule
 	intentIdentity
 	intentConfidential
+	// intentCrisisPolicy asks what Haven does when told of suicide or
+	// self-harm ("do you call the police if I mention suicide?").
+	intentCrisisPolicy
 	intentStartExercise
 	intentGoodbye
 	intentPsychoed
@@ -144,6 +147,9 @@ func classify(in DispatchInput) (Decision, bool) {
 	if whoRE.MatchString(text) || botRE.MatchString(text) {
 		return set(intentIdentity, ModeClarifying)
 	}
+	if crisisPolicyRE.MatchString(text) {
+		return set(intentCrisisPolicy, ModeClarifying)
+	}
 	if privacyRE.MatchString(text) {
 		return set(intentConfidential, ModeClarifying)
 	}
@@ -201,7 +207,7 @@ func Classify(in DispatchInput) (d Decision, ok bool) {
 // private.
 func (d Decision) Claimed() bool {
 	switch d.intent {
-	case intentExercise, intentOfferReply, intentStartExercise, intentIdentity, intentConfidential:
+	case intentExercise, intentOfferReply, intentStartExercise, intentIdentity, intentConfidential, intentCrisisPolicy:
 		return true
 	}
 	return false
@@ -310,7 +316,7 @@ func nextStage(prev Stage, turn int, d Decision, text string, s *State) Stage {
 		return StageDeepening
 	}
 	switch d.intent {
-	case intentGreeting, intentThanks, intentVague, intentIdentity, intentConfidential:
+	case intentGreeting, intentThanks, intentVague, intentIdentity, intentConfidential, intentCrisisPolicy:
 		if turn < 3 {
 			return StageOpening
 		}

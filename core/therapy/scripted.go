@@ -279,6 +279,12 @@ func (p *plan) write(rc ruleChange) {
 			"I can listen, reflect things back, and walk you through a few calming exercises if you'd like.")
 		p.c.ask("who-q", "What would you like to talk about?", "What's on your mind today?")
 		return
+	case intentCrisisPolicy:
+		// The answer ends by leaving the door open; no second question.
+		p.generate = false
+		p.answered = true
+		p.c.must("crisis-policy", crisisPolicyAnswer)
+		return
 	case intentConfidential:
 		p.generate = false
 		p.answered = true

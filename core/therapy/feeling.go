@@ -200,8 +200,13 @@ func (l lastFeeling) carries() bool {
 // Haven.
 func continuesTelling(text string) bool {
 	return !strings.Contains(text, "?") && len(strings.Fields(text)) >= 4 && !vagueRE.MatchString(text) &&
-		!thanksRE.MatchString(text)
+		!thanksRE.MatchString(text) && !changeSubjectRE.MatchString(text)
 }
+
+// changeSubjectRE opens a message that moves on from what came before
+// ("anyway im making pasta"): the last message's feeling does not go on
+// into it.
+var changeSubjectRE = textmatch.MustCompile(`(?i)^\s*(anyway|anyways|anyhoo|moving on|on (another|a different|a lighter|a happier|a brighter) note|changing the subject|change of subject|in other news|other than that|enough about (that|me|this)|oh and|oh also|btw|by the way)\b`)
 
 // neutralFirst reports whether neutral is the strongest label read: any
 // feeling beside it is faint.

@@ -315,3 +315,16 @@ func TestGoodNewsIsNotCarriedOntoWordsOfDying(t *testing.T) {
 		t.Errorf("met %q (%s) after good news, want it carried", m.f.name, m.valence)
 	}
 }
+
+func TestAChangeOfSubjectDoesNotCarryTheLastFeeling(t *testing.T) {
+	prev := lastFeeling{Family: "low", Valence: emotion.Negative}
+	for _, text := range []string{"anyway im making pasta tonight", "on a lighter note the cat learned a new trick", "btw the parcel finally came"} {
+		if m, ok := readMeeting(text, emotion.Reading{}, ModalityNone, prev); ok && m.carried {
+			t.Errorf("%q: met %q carried from the last message: a change of subject is not more of it", text, m.f.name)
+		}
+	}
+	// Telling more of the same still carries it.
+	if m, ok := readMeeting("and then he shouted at me again in the car", emotion.Reading{}, ModalityNone, prev); !ok || !m.carried {
+		t.Errorf("telling more after a low message: met %q (carried %v), want it carried", m.f.name, m.carried)
+	}
+}

@@ -87,3 +87,14 @@ func BenchmarkFloorAssessWithHistory(b *testing.B) {
 		f.Assess(in)
 	}
 }
+
+// BenchmarkFloorAssessOrdinaryConversation is an everyday message after
+// everyday ones: the window and the conversation reading both run.
+func BenchmarkFloorAssessOrdinaryConversation(b *testing.B) {
+	f := NewFloor()
+	in := Input{Text: "then I think I'll make pasta and watch something", History: []string{"work was long today", "my manager moved the deadline again"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Assess(in)
+	}
+}

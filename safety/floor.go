@@ -233,7 +233,7 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	// A reply of a word or three in a conversation ("because I do", "ya")
 	// means what the earlier messages make it mean, which the window
 	// reads; the scorers, reading it alone, do not raise it either.
-	conv := f.conversationView(in, a, text)
+	conv := f.conversationView(in, a, hist, text)
 	if len(in.History) > 0 && a.Level < LevelIdeation && wordCount(text) < bareReplyWords {
 		return RulesVerdict{Assessment: a.Finish(), Conversation: conv}
 	}
@@ -247,22 +247,41 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 // ("been saving my oxycodone for this" ... "done. took the lot."). It is
 // nil where the conversation may not be read so: no earlier message, a
 // verdict of 2 or more already, a safety question asked or answered, a
-// command, or a message of the conversation that steps back ("they're in
-// the bin", "I'm safe now"), whose earlier words the window has already
-// weighed.
-func (f *Floor) conversationView(in Input, a Assessment, text string) *RulesVerdict {
-	if len(in.History) == 0 || a.Level >= LevelIdeation || in.Answered || in.AskedSafetyQuestion || isCommand(in.Text) ||
-		steppedBack(text, findHits(text), false) {
+// command, more words than the short scorer reads, or a view the short
+// scorer may not read. hist and text are the canonical earlier messages
+// and this one. Whether a message of it steps back is asked only of a
+// conversation that scores high enough (see Scored): it is the costly
+// part.
+func (f *Floor) conversationView(in Input, a Assessment, hist []string, text string) *RulesVerdict {
+	if len(hist) == 0 || a.Level >= LevelIdeation || in.Answered || in.AskedSafetyQuestion || isCommand(in.Text) {
 		return nil
 	}
-	for _, h := range in.History {
-		if hn := normalize(h, f.lex); steppedBack(hn, findHits(hn), false) {
-			return nil
+	words := wordCount(text)
+	for _, h := range hist {
+		words += wordCount(h)
+	}
+	if words > ShortWords {
+		return nil
+	}
+	parts := append(slices.Clone(hist), text)
+	v := f.assessRules(Input{Text: strings.Join(parts, " . ")}, true)
+	if !v.Short {
+		return nil
+	}
+	v.conversationParts = parts
+	return &v
+}
+
+// stepsBack reports a message of parts (canonical) that steps back from
+// what came before ("they're in the bin", "I'm safe now", a change of
+// subject), whose earlier words the window has already weighed.
+func stepsBack(parts []string) bool {
+	for _, p := range parts {
+		if steppedBack(p, findHits(p), false) {
+			return true
 		}
 	}
-	joined := strings.Join(append(slices.Clone(in.History), in.Text), " . ")
-	v := f.assessRules(Input{Text: joined}, true)
-	return &v
+	return false
 }
 
 // scanResult is what the rules found in one canonical text.

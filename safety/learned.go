@@ -183,6 +183,9 @@ type RulesVerdict struct {
 	// message, for the short scorer (see Floor.conversationView); nil
 	// when it may not be read so.
 	Conversation *RulesVerdict
+	// conversationParts are the canonical messages a Conversation view
+	// joined, for the step-back check.
+	conversationParts []string
 }
 
 // ShortFor is the short-message scorer's threshold for a message of n
@@ -272,7 +275,7 @@ func (v RulesVerdict) Scored(post, short Scorer, th Thresholds) Assessment {
 		a = v.WithScores(ps, ss, th)
 	}
 	if c := v.Conversation; c != nil && short != nil && c.Short && a.Level < LevelIdeation &&
-		short.Score(c.ModelText) >= th.ShortFor(c.Words) {
+		short.Score(c.ModelText) >= th.ShortFor(c.Words) && !stepsBack(c.conversationParts) {
 		a.Level = LevelIdeation
 		a.Confidence = learnedConfidence
 		a.Reason = "learned scorer for short messages, on the conversation read as one message"

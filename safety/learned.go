@@ -217,31 +217,31 @@ func (v RulesVerdict) NeedsShortScore() bool { return v.Short }
 func (v RulesVerdict) WithScores(score, short float64, th Thresholds) Assessment {
 	a := v.WithScore(score, th)
 	if v.Short && a.Level < LevelIdeation && short >= th.ShortFor(v.Words) {
-		a.Level = LevelIdeation
-		a.Confidence = learnedConfidence
-		a.Reason = "learned scorer for short messages: worded like chat messages about wanting to die"
-		a.Path = append(a.Path[:len(a.Path):len(a.Path)], "model:short")
-		a = a.Finish()
+		a = raisedBy(a, LevelIdeation, "model:short", "learned scorer for short messages: worded like chat messages about wanting to die")
 	}
 	return a
+}
+
+// raisedBy is a raised to level by a learned scorer: its confidence
+// learnedConfidence, its reason, and step added to a copy of its path.
+func raisedBy(a Assessment, level Level, step, reason string) Assessment {
+	a.Level = level
+	a.Confidence = learnedConfidence
+	a.Reason = reason
+	a.Path = append(a.Path[:len(a.Path):len(a.Path)], step)
+	return a.Finish()
 }
 
 // WithScore applies a learned score under th: it only raises, as
 // Thresholds says, and never touches a verdict the rules decided.
 func (v RulesVerdict) WithScore(score float64, th Thresholds) Assessment {
 	a := v.Assessment
-	a.Path = a.Path[:len(a.Path):len(a.Path)] // appends below copy
+	a.Path = a.Path[:len(a.Path):len(a.Path)] // a caller's append copies
 	if v.MayRaise && a.Level < LevelIdeation && score >= th.Raise {
-		a.Level = LevelIdeation
-		a.Confidence = learnedConfidence
-		a.Reason = "learned scorer: worded like posts about wanting to die"
-		a.Path = append(a.Path, "model:raised")
+		a = raisedBy(a, LevelIdeation, "model:raised", "learned scorer: worded like posts about wanting to die")
 	}
 	if v.MayRaiseImminent && v.Cue && a.Level == LevelIdeation && score >= th.High {
-		a.Level = LevelImminent
-		a.Confidence = learnedConfidence
-		a.Reason = "learned scorer: worded like crisis posts, with a time or a means"
-		a.Path = append(a.Path, "model:imminent")
+		a = raisedBy(a, LevelImminent, "model:imminent", "learned scorer: worded like crisis posts, with a time or a means")
 	}
 	return a.Finish()
 }
@@ -276,11 +276,7 @@ func (v RulesVerdict) Scored(post, short Scorer, th Thresholds) Assessment {
 	}
 	if c := v.Conversation; c != nil && short != nil && c.Short && a.Level < LevelIdeation &&
 		short.Score(c.ModelText) >= th.ShortFor(c.Words) && !stepsBack(c.conversationParts) {
-		a.Level = LevelIdeation
-		a.Confidence = learnedConfidence
-		a.Reason = "learned scorer for short messages, on the conversation read as one message"
-		a.Path = append(a.Path[:len(a.Path):len(a.Path)], "model:short-conversation")
-		a = a.Finish()
+		a = raisedBy(a, LevelIdeation, "model:short-conversation", "learned scorer for short messages, on the conversation read as one message")
 	}
 	return a
 }

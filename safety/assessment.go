@@ -52,6 +52,9 @@ type Flags struct {
 	HarmToOthers bool `json:"harm_to_others,omitempty"`
 	// AbuseOrDanger: the person is being hurt or is in danger from others.
 	AbuseOrDanger bool `json:"abuse_or_danger,omitempty"`
+	// Attempt: an attempt already made or under way ("took all my pills",
+	// "done. took the lot." after saving them), not only intended.
+	Attempt bool `json:"attempt,omitempty"`
 }
 
 // Names returns the names of the set flags, in a fixed order.
@@ -68,6 +71,9 @@ func (f Flags) Names() []string {
 	}
 	if f.AbuseOrDanger {
 		n = append(n, "abuse_or_danger")
+	}
+	if f.Attempt {
+		n = append(n, "attempt")
 	}
 	return n
 }

@@ -105,6 +105,8 @@ type match struct {
 	// mod names the modifier that changed the rule's level ("past",
 	// "no_context", ...), "" for none.
 	mod string
+	// attempt says the match reads an attempt made or under way.
+	attempt bool
 }
 
 // Assess assesses one message with its recent history: the English rules,
@@ -215,6 +217,7 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 			a.Confidence = w.conf
 			a.Reason = w.note
 			a.Path = append(a.Path, "window")
+			a.Flags.Attempt = a.Flags.Attempt || w.attempt
 		}
 	}
 
@@ -524,6 +527,9 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			if (strings.HasPrefix(r.id, "intent.") || strings.HasPrefix(r.id, "goodbye.")) && mod == "no_context" {
 				res.loweredIntent = true
 				intentSpans = append(intentSpans, [2]int{loc[0], loc[1]})
+			}
+			if strings.HasPrefix(r.id, "attempt.") && m.level >= LevelImminent {
+				res.flags.Attempt = true
 			}
 			if r.selfInjury && m.level >= 2 {
 				res.flags.SelfInjury = true
@@ -880,10 +886,12 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	}
 	if (intentHist || prepHist || imminentHist) && doneNowRe.MatchString(canon) && !steppedBack(canon, ch, true) {
 		raise(3, 0.7, "done, after intent or preparation earlier")
+		best.attempt = best.level >= LevelImminent
 	}
 	// "took the lot" after pills were talked of: an overdose taken.
 	if (meansHist || imminentHist) && tookAllRe.MatchString(canon) && !steppedBack(canon, ch, true) {
 		raise(3, 0.7, "all of it taken, after a means earlier")
+		best.attempt = best.level >= LevelImminent
 	}
 	// A short reply after ideation the rules read in the earlier
 	// messages carries that disclosure on: a time ("sunday", "when the

@@ -84,6 +84,26 @@ var emergencyStep = []string{
 	"If you're in immediate danger, call {emergency} right now.",
 }
 
+// attemptStep is the emergency step after an attempt made or under way:
+// not "if you might act", but now. One phrasing, not rotated.
+const (
+	attemptStep         = "If you have already taken something or hurt yourself, please call {emergency} now, or go to the nearest emergency department."
+	attemptStepNoNumber = "If you have already taken something or hurt yourself, please call your local emergency number now, or go to the nearest emergency department."
+)
+
+// emergencyLine is the level-3 emergency step for a.
+func emergencyLine(a Assessment, hasEmergency bool, emergency Resource, v int) string {
+	switch {
+	case a.Flags.Attempt && hasEmergency:
+		return fill(attemptStep, emergency)
+	case a.Flags.Attempt:
+		return attemptStepNoNumber
+	case hasEmergency:
+		return fill(pick(emergencyStep, v), emergency)
+	}
+	return pick(emergencyStepNoNumber, v)
+}
+
 var emergencyStepNoNumber = []string{
 	"If you might act on these thoughts soon, please call your local emergency number now, or go to the nearest emergency department.",
 	"If you're in immediate danger, please call your local emergency number or go to the nearest emergency department right now.",
@@ -251,12 +271,7 @@ func englishCrisisReply(in ReplyInput) Reply {
 	case in.FollowUp && a.Level >= LevelIdeation:
 		parts = append(parts, pick(ackFollowUp, v))
 		if a.Level >= LevelImminent {
-			if hasEmergency {
-				parts = append(parts, fill(pick(emergencyStep, v), emergency))
-			} else {
-				parts = append(parts, pick(emergencyStepNoNumber, v))
-			}
-			parts = append(parts, pick(personStep, v))
+			parts = append(parts, emergencyLine(a, hasEmergency, emergency, v), pick(personStep, v))
 		}
 		if len(helplines) > 0 {
 			parts = append(parts, followUpLine(helplines[0], v))
@@ -267,12 +282,7 @@ func englishCrisisReply(in ReplyInput) Reply {
 			question, safetyQ = pick(questionIdeation, v), true
 		}
 	case a.Level >= LevelImminent:
-		parts = append(parts, pick(ackImminent, v))
-		if hasEmergency {
-			parts = append(parts, fill(pick(emergencyStep, v), emergency))
-		} else {
-			parts = append(parts, pick(emergencyStepNoNumber, v))
-		}
+		parts = append(parts, pick(ackImminent, v), emergencyLine(a, hasEmergency, emergency, v))
 		parts = append(parts, pick(personStep, v), pick(meansStep, v))
 		parts = append(parts, resourceBlock(helplines, pick(resourceLead, v)))
 		parts = append(parts, pick(aiNote, v))

@@ -83,13 +83,54 @@ func TestEveryTemplateFollowsRules(t *testing.T) {
 	groups := [][]string{ackImminent, ackIdeation, ackSelfInjury, ackThird, emergencyStep, emergencyStepNoNumber,
 		personStep, meansStep, resourceLead, ideationStep, selfInjuryStep, thirdSteps, thirdEmergency, thirdEmergencyNoNumber,
 		aiNote, ackFollowUp, questionImminent, questionIdeation, questionSelfInjury, questionThird, safetyPlanOffer, publicNotes,
-		clarifyingQuestions, {locationHint}}
+		clarifyingQuestions, {locationHint}, {attemptStep, attemptStepNoNumber}}
 	for gi, g := range groups {
 		for i, tpl := range g {
 			checkReplyRules(t, "template", strings.ReplaceAll(tpl, "{emergency}", ""), "", d)
 			if digitsRe.MatchString(tpl) {
 				t.Errorf("group %d template %d: contains a number; numbers come only from the directory", gi, i)
 			}
+		}
+	}
+}
+
+func TestAnAttemptMadeGetsEmergencyNowNotIfYouMightAct(t *testing.T) {
+	attempt := Assessment{Level: 3, Flags: Flags{Attempt: true}}.Finish()
+	for _, in := range []ReplyInput{
+		{Assessment: attempt, Country: "GB"},
+		{Assessment: attempt},
+		{Assessment: attempt, Country: "GB", FollowUp: true},
+		{Assessment: attempt, FollowUp: true},
+	} {
+		for v := range 4 {
+			in.Variant = v
+			r := CrisisReply(in)
+			if !strings.Contains(r.Text, "If you have already taken something or hurt yourself, please call") {
+				t.Errorf("country %q follow-up %v variant %d: no emergency step for an attempt made: %q", in.Country, in.FollowUp, v, r.Text)
+			}
+			if strings.Contains(r.Text, "If you might act") {
+				t.Errorf("country %q follow-up %v variant %d: 'if you might act' after an attempt made: %q", in.Country, in.FollowUp, v, r.Text)
+			}
+			if in.Country == "GB" && !strings.Contains(r.Text, "999") {
+				t.Errorf("country GB variant %d: no emergency number: %q", v, r.Text)
+			}
+		}
+	}
+}
+
+func TestAnAttemptIsFlaggedAndAnIntentIsNot(t *testing.T) {
+	f := NewFloor()
+	for _, c := range []struct {
+		in   Input
+		want bool
+	}{
+		{Input{Text: "i just took all my pills"}, true},
+		{Input{Text: "done. took the lot.", History: []string{"been saving my pills for weeks", "finally got enough"}}, true},
+		{Input{Text: "i'm going to take all my pills tonight"}, false},
+		{Input{Text: "two years ago I tried to end my life. today I bought a rope"}, false},
+	} {
+		if a := f.Assess(c.in); a.Flags.Attempt != c.want {
+			t.Errorf("%q: attempt flag %v (level %d, %v), want %v", c.in.Text, a.Flags.Attempt, a.Level, a.Path, c.want)
 		}
 	}
 }

@@ -233,10 +233,11 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	if !view {
 		return RulesVerdict{Assessment: a.Finish()}
 	}
+	conv := f.conversationView(in, a, hist, text)
 	// A reply of a word or three in a conversation ("because I do", "ya")
 	// means what the earlier messages make it mean, which the window
-	// reads; the scorers, reading it alone, do not raise it either.
-	conv := f.conversationView(in, a, hist, text)
+	// reads; the scorers, reading it alone, do not raise it either (they
+	// may read it with the conversation).
 	if len(in.History) > 0 && a.Level < LevelIdeation && wordCount(text) < bareReplyWords {
 		return RulesVerdict{Assessment: a.Finish(), Conversation: conv}
 	}
@@ -1624,11 +1625,11 @@ var (
 	// habitualRe says a time is a habit ("every night", "most mornings",
 	// "always after dinner"), not one time to come.
 	habitualRe = regexp.MustCompile(`\b(?:(?:every|each|most|some|all|many) (?:single )?(?:night|nights|day|days|morning|mornings|evening|evenings|weekend|weekends|time|week)|(?:at|during the|in the) (?:night|nights|mornings?|evenings?)|always|usually|often|sometimes|whenever|mostly|normally|constantly|worst (?:at|on|in|when)|hits (?:hardest|worst)|comes? (?:back|around|and goes))\b`)
-	// doneNowRe is a bare report that it is done: "done.", "did it",
-	// "it's done now", "all gone now".
 	// tookAllRe is taking the whole of something ("took the lot",
 	// "swallowed them all"), an overdose when a means came before.
 	tookAllRe = regexp.MustCompile(`\b(?:took|taken|swallowed|downed|necked|had) (?:the lot|the whole lot|them all|all of them|every one|every last one|everything i (?:had|saved|was saving)|the whole (?:bottle|box|pack|packet|strip))(?: \.|$| now| already| just now| tonight| last night| earlier| an hour ago| sorry| with| and)`)
+	// doneNowRe is a bare report that it is done: "done.", "did it",
+	// "it's done now", "all gone now".
 	doneNowRe = regexp.MustCompile(`^(?:(?:ok|okay|well|so|and|its|it is|all|ive|i|just) ){0,3}(?:done|did it|finished|gone|taken)(?: \.|$| now| already| it| them| all)`)
 	// plansWithRe is plans with other people now: "we're going bowling
 	// w my cousins", "off to the beach with friends", "brb".

@@ -44,7 +44,7 @@ const ShortWords = 40
 // them apart from the shorter bands'.
 const ShortParagraphWords = 21
 
-// ShortLongWords splits the short messages for the scorer's two
+// ShortLongWords splits the short messages for the scorer's first two
 // thresholds: under it, a message is a few words ("I think I want to
 // stop"), where word n-grams say least and an ordinary remark scores like
 // a crisis; from it, a sentence or two.
@@ -181,7 +181,8 @@ type RulesVerdict struct {
 	Words int
 	// Conversation is the rules' view of the conversation read as one
 	// message, for the short scorer (see Floor.conversationView); nil
-	// when it may not be read so.
+	// when it may not be read so, and never a view the short scorer does
+	// not read (Short is set).
 	Conversation *RulesVerdict
 	// conversationParts are the canonical messages a Conversation view
 	// joined, for the step-back check.
@@ -274,7 +275,7 @@ func (v RulesVerdict) Scored(post, short Scorer, th Thresholds) Assessment {
 	if ps >= 0 || ss >= 0 {
 		a = v.WithScores(ps, ss, th)
 	}
-	if c := v.Conversation; c != nil && short != nil && c.Short && a.Level < LevelIdeation &&
+	if c := v.Conversation; c != nil && short != nil && a.Level < LevelIdeation &&
 		short.Score(c.ModelText) >= th.ShortFor(c.Words) && !stepsBack(c.conversationParts) {
 		a = raisedBy(a, LevelIdeation, "model:short-conversation", "learned scorer for short messages, on the conversation read as one message")
 	}

@@ -1033,7 +1033,7 @@ func steppedBack(canon string, h hits, plainOnly bool) bool {
 		return false
 	}
 	return !farewellRe.matchHits(canon, h) && !resolveRe.matchHits(canon, h) && !followResolveRe.MatchString(canon) &&
-		(!followFarewellRe.MatchString(canon) || ordinaryBye(canon))
+		(!followFarewellRe.MatchString(canon) || ordinaryBye(canon)) && !calmPicturingRe.MatchString(canon)
 }
 
 // matchSentences reports a match of re in one of the sentences of canon
@@ -1595,6 +1595,9 @@ var (
 	// calmerRe says the moment has passed: calmer, better, the urge gone,
 	// or the words taken back as a joke or a figure of speech.
 	calmerRe = newFilteredRe(regexp.MustCompile(`\b(?:calm|calmer|calmed|calming|steadier|better|easing|eased|quieter|quieted|passed|lighter|settled|relaxed|normal again|more normal|(?:it|its|urges?|waves?|thoughts?|feelings?|moment|panics?|attack|anxiety|spiral)(?: \w+){0,2} (?:is |are |has |have )?(?:gone|over|passed|down|lower|weaker|quieter)|(?:im|i am|feel|feeling|doing) (?:\w+ )?(?:ok|okay|fine|alright|good|safe)|less bad|not as bad|(?:im|i am) breathing|(?:less|not as|not so) (?:bad|heavy|scary|intense|insane|awful|loud|strong|dark)|more (?:stable|level|grounded|normal|myself|like myself|clear|clearly)|(?:feel|feeling|felt|im|i am) (?:\w+ ){0,2}(?:softer|grounded|stable|steady|level|clearer|lighter|human again)|(?:faded|fading|easing|eased|went away|gone away|wore off|wearing off|died down|calmed down|settled down)|(?:urge|urges|thoughts?|feeling|panic|it)(?: \w+){0,3} (?:lower|down|weaker|quieter|smaller|less)\b|(?:just|only|was) (?:joking|kidding|venting|spiraling|spiralling|being dramatic)|jk|figure of speech|(?:was|im|i was) exaggerat\w+|didnt mean (?:it|that)|(?:not|never) (?:gonna|going to|planning|planning to|intending|intend to|want to) (?:do|act|hurt|end|kill)|no (?:intention|intent|plan) (?:of|to)|i (?:wont|will not|would never|never would))\b`))
+	// calmPicturingRe is calm or relief that comes from picturing the end
+	// ("it's calm when i picture it"): a warning sign, not a step back.
+	calmPicturingRe = regexp.MustCompile(`\b(?:calm|calmer|peace|peaceful|relief|relieved|lighter|better)\b(?: \w+){0,2} (?:when|whenever|once|if) i (?:picture|imagine|think (?:about|of)|plan|visuali[sz]e)\b|\b(?:picturing|imagining|thinking (?:about|of)|planning) (?:it|that|dying|death|the end|how)\b(?: \w+){0,4} (?:calm|calmer|peace|peaceful|relief|lighter|better)\b`)
 	// safeWordRe / notSafeWordRe: "safe" said of oneself, and its negation.
 	safeWordRe    = regexp.MustCompile(`\bsafer?\b`)
 	notSafeWordRe = regexp.MustCompile(`\b(?:not|dont|do not|never|isnt|wasnt|no longer|hardly|nowhere)(?: \w+){0,2} safer?\b|\bsafe (?:place|way|dose|amount|code|combination|box|deposit)\b|\b(?:the|a|gun|his|her|dads|moms|mums|in) safe\b`)

@@ -60,6 +60,7 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a question about a fall after wanting it over", Input{Text: "how far would you have to fall", History: []string{"I want to die"}}, LevelIdeation, LevelImminent},
 		{"safe with a friend after ideation", Input{Text: "safe. my flatmate is home with me", History: []string{"I want to die"}}, LevelNone, LevelWarning},
 		{"calmer after ideation", Input{Text: "the wave has passed, feeling calmer", History: []string{"I want to kill myself"}}, LevelNone, LevelWarning},
+		{"calm that comes from picturing it is no step back", Input{Text: "everything goes calm when i imagine it, which frightens me", History: []string{"I think about ending my life most days"}}, LevelIdeation, LevelImminent},
 		{"a change of subject after ideation", Input{Text: "can we talk about something else. my tomatoes came in", History: []string{"I wish I was dead"}}, LevelNone, LevelWarning},
 		{"taking the words back after ideation", Input{Text: "i'm not going to, it came out wrong, I'm just overwhelmed", History: []string{"maybe I should kill myself"}}, LevelNone, LevelWarning},
 		{"the means handed over after ideation", Input{Text: "my brother keeps them now, one a day", History: []string{"I keep thinking of taking all my pills at once"}}, LevelNone, LevelWarning},

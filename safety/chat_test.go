@@ -263,7 +263,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 3,639 of 4,950 with 271 in 5,550 (rules alone 2,472 with 232). The
 // eighth (w97) came back after the end, was measured the same way (99
 // and 109 of 150, 8 false crises both) and joined too: 3,748 of 5,100
-// with 279 in 5,700 (rules alone 2,547 with 238).
+// with 279 in 5,700 (rules alone 2,547 with 238); 3,763 with 279 once
+// the scorers read a message with no subject but "them", "us" or "you".
 // (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
@@ -306,7 +307,7 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 235},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 5100, 2547, 238},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 5100, 3748, 279},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 5100, 3763, 279},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 404, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 342, 40},
 	} {

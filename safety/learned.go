@@ -467,8 +467,9 @@ func firstPerson(canon string) bool {
 
 // subjectDropped reports a message with no subject but the writer's own
 // left out, as chat drops it ("cant do this anymore", "done with
-// everything"): no word names or points to anyone else, and it does not
-// ask about a topic. Only a whole message counts: what is left after a
+// everything", "took them all"): no word names or points to anyone else
+// as its subject (an object, "them" or "us", and "you", the bot the person
+// writes to, do not), and it does not ask about a topic. Only a whole message counts: what is left after a
 // rule set clauses aside is a fragment, not a sentence without a subject.
 func subjectDropped(canon string) bool {
 	if canon == "" || strings.HasSuffix(canon, "?") {
@@ -476,8 +477,8 @@ func subjectDropped(canon string) bool {
 	}
 	for w := range strings.FieldsSeq(canon) {
 		switch strings.Trim(w, ".,!?") {
-		case "he", "hes", "she", "shes", "they", "theyre", "theyll", "theyd", "him", "her", "hers", "them", "his", "their", "theirs",
-			"you", "youre", "your", "u", "ur", "we", "us", "our", "someone", "somebody", "anyone", "anybody", "people", "person",
+		case "he", "hes", "she", "shes", "they", "theyre", "theyll", "theyd", "her", "hers", "his", "their", "theirs",
+			"we", "our", "someone", "somebody", "anyone", "anybody", "people", "person",
 			"friend", "friends", "brother", "sister", "mom", "mum", "dad", "mother", "father", "son", "daughter", "wife", "husband",
 			"girlfriend", "boyfriend", "partner", "kid", "kids", "character", "suicide", "what", "how", "why":
 			return false

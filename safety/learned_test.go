@@ -124,6 +124,28 @@ func TestLearnedScorerReadsTheMessageWithoutDecidedClauses(t *testing.T) {
 	}
 }
 
+func TestShortScorerReadsAMessageWhoseSubjectChatLeftOut(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		read bool
+	}{
+		{"cant face them anymore", true},
+		// An object ("them", "us") or the bot addressed ("you") names
+		// nobody else as the subject.
+		{"already swallowed them all", true},
+		{"thank you for listening all these months", true},
+		{"nobody will miss us", true},
+		{"she cant face them anymore", false},
+		{"what happens to them after", false},
+	} {
+		r := &recordingScorer{score: 0}
+		NewFloorWith(FloorOptions{Short: r, Thresholds: testThresholds}).Assess(Input{Text: c.text})
+		if got := len(r.read) > 0; got != c.read {
+			t.Errorf("%q: short scorer asked %v, want %v", c.text, got, c.read)
+		}
+	}
+}
+
 func TestWithScoreLeavesTheVerdictUntouched(t *testing.T) {
 	v := NewFloorWith(FloorOptions{}).AssessRules(Input{Text: "I have nothing left and tonight I'm done with all of it"})
 	if !v.MayRaise || !v.Cue || !v.NeedsScore() {

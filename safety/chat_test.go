@@ -265,6 +265,21 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // and 109 of 150, 8 false crises both) and joined too: 3,748 of 5,100
 // with 279 in 5,700 (rules alone 2,547 with 238); 3,763 with 279 once
 // the scorers read a message with no subject but "them", "us" or "you".
+// A fourteenth round (w100 to w107: people in trouble with the law,
+// "asking for a friend", psychosis and intrusive thoughts, trauma, a
+// terminal illness, isolated young adults, finality said in the future
+// tense, journal entries), written in the 2026-11-24 evening session and
+// never read, measured once as it began (896 of 1,200 with 61 false
+// crises in 1,200) and joined this file whole: 4,664 of 6,300 with 341 in
+// 6,900 (rules alone 3,156 with 290). Half of it was tried as training
+// rows first and lowered what the floor caught on the rest (see
+// safety/MODEL.md), so all of it reports.
+//
+// chat-everyday-report.jsonl: six writers' sets of ordinary messages
+// (w108 and w109 everyday uses of risky words, travel and medicine; w110
+// and w113 short conversation moves: stopping an exercise, ending the
+// chat, refusing; w111 and w112 everyday chat), never read: 16 false
+// crises of 1,800 (9 of them in w108's risky words).
 // (Excuses for an absence read from eight training
 // rows, "at the hospital for my hip", "off to my nan's", were tried with
 // them and dropped: on this file they lowered three crises and no false
@@ -298,21 +313,30 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // short scorer read the conversation as one message where no message of
 // it steps back, 404 with 48 on the read sets).
 func TestChatSetsHoldTheirGround(t *testing.T) {
+	const everydayRows = 1800
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
 	for _, tc := range []struct {
 		name, file       string
 		floor            *Floor
-		rows             int
+		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 235},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 5100, 2547, 238},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 5100, 3763, 279},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 6300, 3156, 290},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 6300, 4664, 341},
+		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 404, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 342, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)
+			if tc.rows == 0 {
+				if c.positives != 0 || c.negatives < everydayRows {
+					t.Fatalf("%d crisis and %d other rows, want none and at least %d", c.positives, c.negatives, everydayRows)
+				}
+				c.holds(t, tc.name, 0, tc.maxFalse)
+				return
+			}
 			c.atLeast(t, tc.rows)
 			c.holds(t, tc.name, tc.caught, tc.maxFalse)
 			c.logBar(t)

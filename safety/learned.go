@@ -173,7 +173,8 @@ type RulesVerdict struct {
 	// (pills, a rope, a height), which a High score needs to make 3.
 	Cue bool
 	// Short says the message has at most ShortWords words, MayRaise, and
-	// the rules' level is 0 with no rule matched or 1 (a warning sign):
+	// the rules' level is 0 with no rule match they decided (see
+	// decidedMatch) or 1 (a warning sign):
 	// the short-message scorer reads ModelText. Words is the message's
 	// word count, which chooses the short threshold (see ShortLongWords);
 	// it is counted only for a message the short scorer could read.
@@ -323,13 +324,13 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 		// story) is never raised, however much it is about suicide.
 		return v
 	}
-	// The short scorer reads what no rule matched at all, and a warning
-	// sign (level 1: "I can't go on like this", or a clause a rule lowered
-	// there, which ModelText leaves out). A rule that matched and found no
-	// context ("I keep thinking about it") has read the words, and on one
-	// line the scorer cannot tell "I want this to stop" said of a job from
-	// the same words said of a life.
-	if (a.Level == LevelNone && !ruleMatched(a.Path)) || a.Level == LevelWarning {
+	// The short scorer reads what no rule decided: a message where no rule
+	// matched, or a rule matched and found no context for its words ("I
+	// keep thinking about it", "picked up rope and tape today"), and a
+	// warning sign (level 1: "I can't go on like this", or a clause a rule
+	// lowered there, which ModelText leaves out). A match a rule set aside
+	// (a negation, an idiom, a third party) stays set aside.
+	if (a.Level == LevelNone && !decidedMatch(a.Path)) || a.Level == LevelWarning {
 		v.Words = wordCount(canon)
 		v.Short = v.Words <= ShortWords
 	}
@@ -431,9 +432,20 @@ func decidedSpan(canon string, cs, ce, start int) [2]int {
 }
 
 // ruleMatched reports a rule in an assessment's path.
-func ruleMatched(path []string) bool {
+// decidedMatch reports a rule match on path that the rules decided (a
+// plain match, or one a modifier set aside), as opposed to one that only
+// lacked context: no_context, no_talk, no_own_context, or a question
+// about others that the writer owned.
+func decidedMatch(path []string) bool {
 	for _, p := range path {
-		if strings.HasPrefix(p, "rule:") {
+		r, ok := strings.CutPrefix(p, "rule:")
+		if !ok {
+			continue
+		}
+		_, mod, _ := strings.Cut(r, "/")
+		switch mod {
+		case "no_context", "no_talk", "no_own_context", "owned":
+		default:
 			return true
 		}
 	}

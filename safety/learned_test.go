@@ -214,6 +214,8 @@ func TestShortScorerRaisesOnlyAnUnsureShortMessageToTwo(t *testing.T) {
 		{"negation stands", 1, Input{Text: "I would never kill myself"}, 0, ""},
 		{"third party stands", 1, Input{Text: "my brother said he wants to die"}, 0, ""},
 		{"idiom stands", 1, Input{Text: "this exam is killing me"}, 0, ""},
+		{"a rule that found no context leaves the words to the scorer", 0.8, Input{Text: "picked up a rope and some duct tape from the hardware store"}, 2, "model:short"},
+		{"and below the threshold they stay where the rules put them", 0.79, Input{Text: "picked up a rope and some duct tape from the hardware store"}, 0, ""},
 		{"a text with no first person is not raised", 1, Input{Text: "what is the meaning of life"}, 0, ""},
 		{"a message with its subject left out, as chat drops it, is read", 0.8, Input{Text: "honestly just done pretending everything is fine"}, 2, "model:short"},
 		{"a message without a subject that names someone else is not", 1, Input{Text: "sister keeps saying she wants out"}, 0, ""},

@@ -977,7 +977,48 @@ func ordinaryBye(canon string) bool {
 // aboutOthers reports a match (span, after prefix in its clause) said of
 // someone else: a report ("my friend said ...") or another subject.
 func aboutOthers(prefix, span string, all hits) bool {
-	return reportRe.matchHits(prefix, all) || ((!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix))
+	// Words reported from someone else ("she said", "he posted") end
+	// where the writer speaks again: "my mum said I'm a burden and I'm
+	// going to end it all" is the writer's own.
+	first, _, _ := strings.Cut(span, " ")
+	return reportRe.matchHits(afterOwnSubject(prefix+" "+first), all) || ((!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix))
+}
+
+// afterOwnSubject is prefix after its last first-person subject ("i",
+// "im", "ive", "ill", "id"), or all of it without one. An "I" straight
+// after a verb of saying is the other person's, quoted ("she keeps saying
+// i want to die"), and is passed over.
+func afterOwnSubject(prefix string) string {
+	toks := strings.Fields(prefix)
+	for k := len(toks) - 1; k >= 0; k-- {
+		switch toks[k] {
+		case "i", "im", "ive", "ill", "id":
+			if k > 0 && quotingVerb(toks[:k]) {
+				continue
+			}
+			return strings.Join(toks[k+1:], " ")
+		}
+	}
+	return prefix
+}
+
+// quotingVerb reports whether toks end in a verb of saying, so that what
+// follows is quoted: "said", "keeps saying", "told me", "wrote that".
+func quotingVerb(toks []string) bool {
+	n := len(toks)
+	last := toks[n-1]
+	switch last {
+	case "me", "us", "him", "her", "them", "everyone", "that":
+		if n > 1 {
+			last = toks[n-2]
+		}
+	}
+	switch last {
+	case "said", "says", "saying", "say", "posted", "posts", "posting", "wrote", "writes", "writing", "texted", "texts", "texting",
+		"messaged", "typed", "typing", "joking", "jokes", "joked", "confessed", "admitted", "told", "tells", "telling", "screamed", "yelled":
+		return true
+	}
+	return false
 }
 
 // disclosure reports a match at level 2 or more by a rule that reads the

@@ -130,6 +130,12 @@ func TestDisclosuresReadByConcept(t *testing.T) {
 			{"the idea of not waking up seems so comforting", 2, 3},
 			{"the pills in my drawer look more and more tempting", 2, 3},
 		},
+		"someone else's words, then the writer's own": {
+			{"my mum said I'm a burden on everyone and honestly I'm going to end it all", 3, 3},
+			{"my ex posted my photos and now all I can think is I want to end my life", 2, 3},
+			{"my friend keeps saying i want to die in the group chat and i don't know what to do", 0, 1},
+			{"my brother told me i should just kill myself", 0, 1},
+		},
 		"death through illness": {
 			{"honestly I'm glad my health is getting worse", 2, 3},
 			{"I hope it's cancer so this can be over", 2, 3},

@@ -980,8 +980,13 @@ func aboutOthers(prefix, span string, all hits) bool {
 	// Words reported from someone else ("she said", "he posted") end
 	// where the writer speaks again: "my mum said I'm a burden and I'm
 	// going to end it all" is the writer's own.
-	first, _, _ := strings.Cut(span, " ")
-	return reportRe.matchHits(afterOwnSubject(prefix+" "+first), all) || ((!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix))
+	if reportRe.ok(all) {
+		first, _, _ := strings.Cut(span, " ")
+		if reportRe.re.MatchString(afterOwnSubject(prefix + " " + first)) {
+			return true
+		}
+	}
+	return (!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix)
 }
 
 // afterOwnSubject is prefix after its last first-person subject ("i",

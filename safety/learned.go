@@ -479,22 +479,33 @@ func firstPerson(canon string) bool {
 
 // subjectDropped reports a message with no subject but the writer's own
 // left out, as chat drops it ("cant do this anymore", "done with
-// everything", "took them all"): no word names or points to anyone else
-// as its subject (an object, "them" or "us", and "you", the bot the person
-// writes to, do not), and it does not ask about a topic. Only a whole message counts: what is left after a
+// everything", "took them all", "suicide thoughts every night"): no word
+// names or points to anyone else as its subject (an object, "them" or
+// "us", and "you", the bot the person writes to, do not), and no sentence
+// asks about a topic ("how do people ...", "what is ...": a question word
+// that starts one; "did it. now what" does not ask). Only a whole message counts: what is left after a
 // rule set clauses aside is a fragment, not a sentence without a subject.
 func subjectDropped(canon string) bool {
 	if canon == "" || strings.HasSuffix(canon, "?") {
 		return false
 	}
+	start := true // at the start of a sentence
 	for w := range strings.FieldsSeq(canon) {
-		switch strings.Trim(w, ".,!?") {
+		w = strings.Trim(w, ",!?")
+		switch w {
 		case "he", "hes", "she", "shes", "they", "theyre", "theyll", "theyd", "her", "hers", "his", "their", "theirs",
 			"we", "our", "someone", "somebody", "anyone", "anybody", "people", "person",
 			"friend", "friends", "brother", "sister", "mom", "mum", "dad", "mother", "father", "son", "daughter", "wife", "husband",
-			"girlfriend", "boyfriend", "partner", "kid", "kids", "character", "suicide", "what", "how", "why":
+			"girlfriend", "boyfriend", "partner", "kid", "kids", "character":
 			return false
+		case "what", "how", "why":
+			// A question about a topic ("how do people ...", "what is
+			// ..."), not "now what" or "thought about how easy".
+			if start {
+				return false
+			}
 		}
+		start = w == "."
 	}
 	return true
 }

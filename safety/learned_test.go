@@ -137,6 +137,12 @@ func TestShortScorerReadsAMessageWhoseSubjectChatLeftOut(t *testing.T) {
 		{"nobody will miss us", true},
 		{"she cant face them anymore", false},
 		{"what happens to them after", false},
+		// A question word that starts a sentence asks about a topic; one
+		// inside a sentence does not.
+		{"did it. twenty of them. now what", true},
+		{"thought about how easy it would be on the way home", true},
+		{"how do people get through this kind of week", false},
+		{"suicide thoughts every night again", true},
 	} {
 		r := &recordingScorer{score: 0}
 		NewFloorWith(FloorOptions{Short: r, Thresholds: testThresholds}).Assess(Input{Text: c.text})

@@ -180,6 +180,11 @@ type RulesVerdict struct {
 	// it is counted only for a message the short scorer could read.
 	Short bool
 	Words int
+	// AttemptUnplaced says an attempt rule matched the message (drugs
+	// and doses taken, "swallowed the lot") but found no context for its
+	// words, and nothing in it was set aside: a short score of Short and
+	// High (very high) both reads it as an attempt, level 3.
+	AttemptUnplaced bool
 	// Conversation is the rules' view of the conversation read as one
 	// message, for the short scorer (see Floor.conversationView); nil
 	// when it may not be read so, and never a view the short scorer does
@@ -220,6 +225,13 @@ func (v RulesVerdict) WithScores(score, short float64, th Thresholds) Assessment
 	a := v.WithScore(score, th)
 	if v.Short && a.Level < LevelIdeation && short >= th.ShortFor(v.Words) {
 		a = raisedBy(a, LevelIdeation, "model:short", "learned scorer for short messages: worded like chat messages about wanting to die")
+		if v.AttemptUnplaced && short >= th.High {
+			// The attempt the rules read without context, in a message the
+			// scorer reads as a crisis: taken, not only thought of.
+			a = raisedBy(a, LevelImminent, "model:short-attempt", "learned scorer for short messages: an attempt told as what was taken")
+			a.Flags.Attempt = true
+			a = a.Finish()
+		}
 	}
 	return a
 }
@@ -333,6 +345,7 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 	if (a.Level == LevelNone && !decidedMatch(a.Path)) || a.Level == LevelWarning {
 		v.Words = wordCount(canon)
 		v.Short = v.Words <= ShortWords
+		v.AttemptUnplaced = v.Short && len(spans) == 0 && !a.Flags.ThirdParty && attemptUnplaced(a.Path)
 	}
 	if !own {
 		return v
@@ -432,6 +445,17 @@ func decidedSpan(canon string, cs, ce, start int) [2]int {
 }
 
 // ruleMatched reports a rule in an assessment's path.
+// attemptUnplaced reports an attempt rule on path ("took 30 of them",
+// "swallowed the lot") that found no context for its words.
+func attemptUnplaced(path []string) bool {
+	for _, p := range path {
+		if r, ok := strings.CutPrefix(p, "rule:attempt."); ok && strings.HasSuffix(r, "/no_context") {
+			return true
+		}
+	}
+	return false
+}
+
 // decidedMatch reports a rule match on path that the rules decided (a
 // plain match, or one a modifier set aside), as opposed to one that only
 // lacked context: no_context, no_talk, no_own_context, or a question

@@ -124,6 +124,30 @@ func TestLearnedScorerReadsTheMessageWithoutDecidedClauses(t *testing.T) {
 	}
 }
 
+func TestShortScorerReadsAnAttemptTheRulesCouldNotPlace(t *testing.T) {
+	th := Thresholds{Raise: 2, High: 0.9, Short: 0.8}
+	for _, c := range []struct {
+		name    string
+		short   float64
+		text    string
+		want    Level
+		attempt bool
+	}{
+		{"a very high score makes the attempt 3, with the attempt reply", 0.95, "took 25 of them about an hour ago", 3, true},
+		{"a score at the short threshold only makes 2", 0.85, "took 25 of them about an hour ago", 2, false},
+		{"below the threshold the rules' reading stands", 0.5, "took 25 of them about an hour ago", 1, false},
+		{"no attempt read, no 3", 0.95, "honestly just done pretending everything is fine", 2, false},
+		{"an attempt about someone else is not the writer's", 0.95, "my brother took 25 of them about an hour ago", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := NewFloorWith(FloorOptions{Short: constScorer(c.short), Thresholds: th}).Assess(Input{Text: c.text})
+			if a.Level != c.want || a.Flags.Attempt != c.attempt {
+				t.Errorf("level %d, attempt %v (%v), want %d, %v", a.Level, a.Flags.Attempt, a.Path, c.want, c.attempt)
+			}
+		})
+	}
+}
+
 func TestShortScorerReadsAMessageWhoseSubjectChatLeftOut(t *testing.T) {
 	for _, c := range []struct {
 		text string

@@ -276,6 +276,16 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // rows first and lowered what the floor caught on the rest (see
 // safety/MODEL.md), so all of it reports.
 //
+// With the rest of that evening's changes, 4,708 with 341. A fifteenth
+// round (w114 to w121: people who speak of themselves in the third person,
+// lists, trans and non-binary adults over 30, people bereaved by suicide,
+// a diagnosis of dementia, work away from home, mechanically broken text,
+// artists in their craft's words), written at the end of that session and
+// never read, measured by the floor at the session's start (841 of 1,200
+// with 56 false crises in 1,200) and end (853 with 56; rules alone 588
+// with 45 both), then joined whole: 5,561 of 7,500 with 397 in 8,100
+// (rules alone 3,745 with 335).
+//
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
 // and w113 short conversation moves: stopping an exercise, ending the
@@ -323,8 +333,8 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		caught, maxFalse int
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 235},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 6300, 3156, 290},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 6300, 4708, 341},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3745, 335},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5561, 397},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 404, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 342, 40},

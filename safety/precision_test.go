@@ -136,6 +136,12 @@ func TestDisclosuresReadByConcept(t *testing.T) {
 			{"my friend keeps saying i want to die in the group chat and i don't know what to do", 0, 1},
 			{"my brother told me i should just kill myself", 0, 1},
 		},
+		"an overdose counted, with nothing named": {
+			{"swallowed 20 of the blue ones 10 mins ago", 3, 3},
+			{"ok i took about 30 of them, everything is fuzzy, sorry", 3, 3},
+			{"took 40 of them at the zoo today, best photos ever", 0, 1},
+			{"took 2 paracetamol an hour ago, head is fuzzy", 0, 1},
+		},
 		"death through illness": {
 			{"honestly I'm glad my health is getting worse", 2, 3},
 			{"I hope it's cancer so this can be over", 2, 3},

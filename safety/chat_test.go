@@ -284,7 +284,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // never read, measured by the floor at the session's start (841 of 1,200
 // with 56 false crises in 1,200) and end (853 with 56; rules alone 588
 // with 45 both), then joined whole: 5,561 of 7,500 with 397 in 8,100
-// (rules alone 3,745 with 335).
+// (rules alone 3,745 with 335); 5,562 once swallowing all of something
+// read as an overdose.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -334,7 +335,7 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 235},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3745, 335},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5561, 397},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5562, 397},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 404, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 342, 40},

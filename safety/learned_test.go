@@ -156,7 +156,7 @@ func TestShortScorerReadsAMessageWhoseSubjectChatLeftOut(t *testing.T) {
 		{"cant face them anymore", true},
 		// An object ("them", "us") or the bot addressed ("you") names
 		// nobody else as the subject.
-		{"already swallowed them all", true},
+		{"so tired of them all", true},
 		{"thank you for listening all these months", true},
 		{"nobody will miss us", true},
 		{"she cant face them anymore", false},

@@ -141,6 +141,10 @@ func TestDisclosuresReadByConcept(t *testing.T) {
 			{"ok i took about 30 of them, everything is fuzzy, sorry", 3, 3},
 			{"took 40 of them at the zoo today, best photos ever", 0, 1},
 			{"took 2 paracetamol an hour ago, head is fuzzy", 0, 1},
+			{"swallowed them all. every one. now what", 3, 3},
+			{"downed the whole lot", 3, 3},
+			{"the dog swallowed them all, off to the vet", 0, 1},
+			{"i necked the whole bottle of wine at the party", 0, 1},
 		},
 		"death through illness": {
 			{"honestly I'm glad my health is getting worse", 2, 3},

@@ -441,6 +441,9 @@ var conceptRules = []rule{
 	// The pills named first, then taken all at once ("relapsed on pills
 	// last night and took all of them"); not a course finished as
 	// prescribed ("antibiotics, took all of them like the doctor said").
+	// Swallowing all of something is an overdose however little is named:
+	// "swallowed them all", "downed the whole lot".
+	{id: "attempt.swallowed_all", level: 3, conf: 0.75, src: `(?:swallowed|downed|necked) (?:them all|all of them|the (?:whole )?lot|every (?:single )?one(?: of them)?|the whole (?:bottle|box|pack|packet|strip|tub)(?: of them)?)`, notFollowedBy: []string{"of", "to", "at", "for", "in", "on", "like"}},
 	{id: "attempt.took_them_all", level: 3, conf: 0.7, src: `(?:pills|tablets|meds|sleepers|painkillers)(?: \w+| \.){0,8} (?:took|taken|swallowed|downed|necked) (?:all of them|them all|every one of them|every last one)`, notFollowedBy: []string{"like", "as", "over", "during", "across", "through", "throughout", "on", "every", "each", "before", "after", "in", "for"}},
 	// Hurting oneself until it marks: pulling or picking at hair, skin or
 	// scabs, punching, biting, scratching, pinching or digging nails in

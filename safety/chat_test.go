@@ -285,7 +285,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // with 56 false crises in 1,200) and end (853 with 56; rules alone 588
 // with 45 both), then joined whole: 5,561 of 7,500 with 397 in 8,100
 // (rules alone 3,745 with 335); 5,562 once swallowing all of something
-// read as an overdose.
+// read as an overdose, 5,565 once hoping not to wake up read as a wish
+// to die whatever follows it.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -323,7 +324,7 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // took sixteen passes and the tenth round, 313 with 39 with the eleventh, 314 with the third band, 316 with 38 with the twelfth round, 318 with 38 once the short scorer
 // read warning signs; on the read sets 391 with 46; 342 with 40 once the
 // short scorer read the conversation as one message where no message of
-// it steps back, 404 with 48 on the read sets).
+// it steps back, 404 with 48 on the read sets; after the changes of 2026-11-24 evening 344 with 40, and 407 with 48 on the read sets).
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	const everydayRows = 1800
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
@@ -335,10 +336,10 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 235},
 		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3745, 335},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5562, 397},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5565, 397},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 404, 48},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 342, 40},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 407, 48},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 344, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

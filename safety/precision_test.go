@@ -136,6 +136,10 @@ func TestDisclosuresReadByConcept(t *testing.T) {
 			{"my friend keeps saying i want to die in the group chat and i don't know what to do", 0, 1},
 			{"my brother told me i should just kill myself", 0, 1},
 		},
+		"hoping not to wake up, whatever follows": {
+			{"every night i lie here hoping i just dont wake up in the morning", 2, 3},
+			{"i keep praying i never wake up in the morning", 2, 3},
+		},
 		"an overdose counted, with nothing named": {
 			{"swallowed 20 of the blue ones 10 mins ago", 3, 3},
 			{"ok i took about 30 of them, everything is fuzzy, sorry", 3, 3},

@@ -996,11 +996,7 @@ func aboutOthers(prefix, span string, all hits) bool {
 func afterOwnSubject(prefix string) string {
 	toks := strings.Fields(prefix)
 	for k := len(toks) - 1; k >= 0; k-- {
-		switch toks[k] {
-		case "i", "im", "ive", "ill", "id":
-			if k > 0 && quotingVerb(toks[:k]) {
-				continue
-			}
+		if startsWithSubject(toks[k]) && (k == 0 || !quotingVerb(toks[:k])) {
 			return strings.Join(toks[k+1:], " ")
 		}
 	}

@@ -228,9 +228,8 @@ func (v RulesVerdict) WithScores(score, short float64, th Thresholds) Assessment
 		if v.AttemptUnplaced && short >= th.High {
 			// The attempt the rules read without context, in a message the
 			// scorer reads as a crisis: taken, not only thought of.
-			a = raisedBy(a, LevelImminent, "model:short-attempt", "learned scorer for short messages: an attempt told as what was taken")
 			a.Flags.Attempt = true
-			a = a.Finish()
+			a = raisedBy(a, LevelImminent, "model:short-attempt", "learned scorer for short messages: an attempt told as what was taken")
 		}
 	}
 	return a
@@ -444,7 +443,6 @@ func decidedSpan(canon string, cs, ce, start int) [2]int {
 	return [2]int{cs, ce}
 }
 
-// ruleMatched reports a rule in an assessment's path.
 // attemptUnplaced reports an attempt rule on path ("took 30 of them",
 // "swallowed the lot") that found no context for its words.
 func attemptUnplaced(path []string) bool {
@@ -507,8 +505,9 @@ func firstPerson(canon string) bool {
 // names or points to anyone else as its subject (an object, "them" or
 // "us", and "you", the bot the person writes to, do not), and no sentence
 // asks about a topic ("how do people ...", "what is ...": a question word
-// that starts one; "did it. now what" does not ask). Only a whole message counts: what is left after a
-// rule set clauses aside is a fragment, not a sentence without a subject.
+// that starts one; "did it. now what" does not ask). Only a whole message
+// counts: what is left after a rule set clauses aside is a fragment, not a
+// sentence without a subject.
 func subjectDropped(canon string) bool {
 	if canon == "" || strings.HasSuffix(canon, "?") {
 		return false

@@ -286,7 +286,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // with 45 both), then joined whole: 5,561 of 7,500 with 397 in 8,100
 // (rules alone 3,745 with 335); 5,562 once swallowing all of something
 // read as an overdose, 5,565 once hoping not to wake up read as a wish
-// to die whatever follows it.
+// to die whatever follows it, 5,566 (rules alone 3,756) once "never wake
+// up" ending a message counted and waking late stopped counting.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -334,9 +335,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3012, 235},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3745, 335},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5565, 397},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3022, 235},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3756, 335},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5566, 397},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 407, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 344, 40},

@@ -1285,12 +1285,12 @@ func precededBy(prefix string, words []string) bool {
 	return false
 }
 
-// followedBy reports whether rest starts with one of words.
+// followedBy reports whether rest starts with one of words (an entry of
+// several words matches them in order: "in time").
 func followedBy(rest string, words []string) bool {
 	rest = strings.TrimLeft(rest, " ")
-	next, _, _ := strings.Cut(rest, " ")
 	for _, w := range words {
-		if next == w {
+		if strings.HasPrefix(rest, w) && (len(rest) == len(w) || rest[len(w)] == ' ') {
 			return true
 		}
 	}

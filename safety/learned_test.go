@@ -467,8 +467,8 @@ func (w wordScorer) Score(canon string) float64 {
 
 func TestTheWindowReadsAnEarlierMessageTheScorersRaised(t *testing.T) {
 	th := Thresholds{Raise: 2, High: 2, Short: 0.9, ShortLong: 0.9}
-	f := NewFloorWith(FloorOptions{Short: wordScorer("never wake up"), Thresholds: th})
-	wish := "i have been wondering what it would take to never wake up"
+	f := NewFloorWith(FloorOptions{Short: wordScorer("fade out"), Thresholds: th})
+	wish := "i have been wondering what it would be like to just fade out"
 	if a := f.Assess(Input{Text: wish}); a.Level != LevelIdeation {
 		t.Fatalf("the wish alone: level %d (%v), want the scorer's 2", a.Level, a.Path)
 	}

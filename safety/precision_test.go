@@ -139,6 +139,16 @@ func TestDisclosuresReadByConcept(t *testing.T) {
 		"hoping not to wake up, whatever follows": {
 			{"every night i lie here hoping i just dont wake up in the morning", 2, 3},
 			{"i keep praying i never wake up in the morning", 2, 3},
+			{"some nights i pray i just don't wake up before the scan results come", 2, 3},
+			{"i want to go to sleep and never wake up", 2, 3},
+		},
+		"hoping not to wake up late, or at the wrong time": {
+			{"hope i dont wake up late tomorrow, big interview", 0, 1},
+			{"i hope i don't wake up before noon lol", 0, 1},
+			{"hoping i dont wake up with a hangover after tonight", 0, 1},
+			{"pray i don't wake up at 5 again, the birds are so loud", 0, 1},
+			{"hope i dont wake up in time for the exam lol jk", 0, 1},
+			{"i hope i don't wake up tomorrow", 2, 3},
 		},
 		"an overdose counted, with nothing named": {
 			{"swallowed 20 of the blue ones 10 mins ago", 3, 3},

@@ -287,7 +287,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // (rules alone 3,745 with 335); 5,562 once swallowing all of something
 // read as an overdose, 5,565 once hoping not to wake up read as a wish
 // to die whatever follows it, 5,566 (rules alone 3,756) once "never wake
-// up" ending a message counted and waking late stopped counting.
+// up" ending a message counted and waking late stopped counting, 5,567
+// (3,758) once all of something taken with what an overdose does
+// ("took the lot. feel weird") read as an attempt.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -336,8 +338,8 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		caught, maxFalse int
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3022, 235},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3756, 335},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5566, 397},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3758, 335},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5567, 397},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 407, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 344, 40},

@@ -529,7 +529,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				res.loweredIntent = true
 				intentSpans = append(intentSpans, [2]int{loc[0], loc[1]})
 			}
-			if strings.HasPrefix(r.id, "attempt.") && m.level >= LevelImminent {
+			if (r.attempt || strings.HasPrefix(r.id, "attempt.")) && m.level >= LevelImminent {
 				res.flags.Attempt = true
 			}
 			if r.selfInjury && m.level >= 2 {

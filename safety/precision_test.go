@@ -160,6 +160,16 @@ func TestDisclosuresReadByConcept(t *testing.T) {
 			{"the dog swallowed them all, off to the vet", 0, 1},
 			{"i necked the whole bottle of wine at the party", 0, 1},
 		},
+		"all of something taken, and what an overdose does": {
+			{"i took all of them, feeling weird now", 3, 3},
+			{"took the lot. feel weird", 3, 3},
+			{"took them all 10 mins ago. my heart is racing", 3, 3},
+			{"took every last one. im so dizzy", 3, 3},
+			{"took all of them to the vet, feeling anxious", 0, 1},
+			{"i took all of them, im weird like that", 0, 1},
+			{"took all of them on a hike, feeling tired but happy", 0, 1},
+			{"the kids took all of them. im so tired", 0, 1},
+		},
 		"death through illness": {
 			{"honestly I'm glad my health is getting worse", 2, 3},
 			{"I hope it's cancer so this can be over", 2, 3},

@@ -126,6 +126,9 @@ func TestAnAttemptIsFlaggedAndAnIntentIsNot(t *testing.T) {
 	}{
 		{Input{Text: "i just took all my pills"}, true},
 		{Input{Text: "done. took the lot.", History: []string{"been saving my pills for weeks", "finally got enough"}}, true},
+		{Input{Text: "I just took 30 of my sleeping pills"}, true},
+		{Input{Text: "swallowed 20 of the blue ones 10 mins ago"}, true},
+		{Input{Text: "took the lot. feel weird"}, true},
 		{Input{Text: "i'm going to take all my pills tonight"}, false},
 		{Input{Text: "two years ago I tried to end my life. today I bought a rope"}, false},
 	} {

@@ -36,6 +36,10 @@ type rule struct {
 	noNegate bool
 	// selfInjury sets the self_injury flag.
 	selfInjury bool
+	// attempt marks wording of an attempt already made or under way (an
+	// overdose told as drugs and doses): a match at level 3 sets the
+	// attempt flag, as every attempt.* rule's does.
+	attempt bool
 	// needsContext marks phrases that are risk only when the message (or
 	// the window) also talks about death or suicide ("I have a plan", "I'm
 	// going to do it"); without it the level is capped at 1.

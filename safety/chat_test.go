@@ -289,7 +289,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // to die whatever follows it, 5,566 (rules alone 3,756) once "never wake
 // up" ending a message counted and waking late stopped counting, 5,567
 // (3,758) once all of something taken with what an overdose does
-// ("took the lot. feel weird") read as an attempt.
+// ("took the lot. feel weird") read as an attempt; false crises 397 ->
+// 379 (rules alone 335 -> 317) once a time gone by followed by life now
+// ("a year ago I tried. today I graduated") read as past and recovered.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -337,9 +339,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3022, 235},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3758, 335},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5567, 397},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3022, 214},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3758, 317},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5567, 379},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 407, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 344, 40},

@@ -49,6 +49,22 @@ var (
 	// pastYearRe dates a statement to a year; it reads as past only when
 	// the message also says the person is past it now.
 	pastYearRe = newFilteredRe(regexp.MustCompile(`\b(?:in|back in) (?:19|20)\d\d\b`))
+	// thenRe dates what a sentence tells to a time gone by, anywhere
+	// before the match in its sentence ("a year ago today I was in
+	// hospital after an attempt", "back when I wanted to die"); like
+	// pastYearRe it reads as past only when the message also says the
+	// person is past it now.
+	thenRe = regexp.MustCompile(`\b(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|a few|a couple of|several|many|\d+) (?:weeks?|months?|years?|yrs?|decades?) ago|last (?:year|winter|spring|summer|autumn|fall)|this time last year|(?:on )?this (?:day|date|night) (?:\w+ ){0,2}(?:years?|yrs?) ago|(?:the )?(?:spring|summer|autumn|fall|winter|year) before last|back when|(?:i )?remember (?:when|wanting|being|feeling|how)|(?:when|while) i was (?:at|in|young|a student|still)|in (?:\d+th|ninth|tenth|eleventh|twelfth|\d+rd|\d+nd) grade|in my (?:first|second|third|final|last) year|i was once)\b`)
+	// nowRe starts what a person tells of their life now, after telling
+	// of a time gone by: "Now I'm a peer mentor", "today I graduated",
+	// "these days".
+	nowRe = regexp.MustCompile(`(?:^|\. |\band |\bso )(?:(?:and|but|yet) )?(?:now|today|tonight|these days|nowadays|since then|this (?:year|winter|spring|summer|autumn|fall|week)|\w+ years? later|(?:a|one|two|three|\d+) (?:months?|years?) later)\b`)
+	// stillHurtingRe is a present that is not past it: the same again,
+	// still, worse, back, or a hard time.
+	stillHurtingRe = regexp.MustCompile(`\b(?:again|still (?:want|feel|think|have|cant|hate|wish)|same (?:way|thing|place|feeling|thoughts?)|worse|back (?:to|again)|(?:cant|can not|cannot) (?:cope|go on|do this|take)|miss (?:it|that|them)|hard(?:er)?|struggl\w*|sad|alone|lonely|empty|tired|scared|afraid|anxious|hopeless|pointless|numb|relaps\w*|urges?|tempt\w*|thinking about it|(?:feel|feeling|felt) (?:the )?same|dont know (?:what|how|why|if)|need (?:some )?help|help me|no (?:drive|point|reason|hope|future|energy|motivation|one)|nothing|lost|falling apart|giv(?:e|ing) up)\b`)
+	// aliveNowRe is life now told as good or ordinary: glad, better, a job,
+	// a garden, a wedding, the kids, a run, a cup of tea.
+	aliveNowRe = regexp.MustCompile(`\b(?:glad|grateful|thankful|happy|happier|proud|excited|better|good|great|well|fine|okay|ok|love|loving|enjoy\w*|celebrat\w*|thriving|alive|still here|here|safe|stable|healthy|hopeful|promot\w*|graduat\w*|married|engaged|mentor|volunteer\w*|teach\w*|learning|studying|training|working|job|degree|garden\w*|bab(?:y|ies)|kids?|daughters?|sons?|grand\w+|wedding|pancakes|cakes?|tea|soup|dinner|lasagne|friends?|dogs?|cats?|prom|ski\w*|run|ran|10k|marathon|choir|school|uni|college|bike|shift|speak\w*|spoke|talk\w*|told|story|recover\w*|therapy|not like that|anymore)\b`)
 	// routineDoseRe is a dose taken as part of a routine ("took all my
 	// meds this morning like a good girl", "remembered my evening pills").
 	routineDoseRe = newFilteredRe(regexp.MustCompile(`\b(?:like a good (?:boy|girl|patient|kid)|as prescribed|on time|with (?:breakfast|lunch|dinner|food|my (?:coffee|tea|breakfast|dinner))|remembered (?:to take )?(?:all )?(?:my|to)|didnt forget|(?:morning|evening|night|nightly|daily|bedtime) (?:meds|pills|dose|doses|tablets|medication|medications)|proud of myself|for once|every (?:day|morning|night|evening)|(?:vitamins|supplements))\b`))
@@ -295,6 +311,9 @@ type scanResult struct {
 	path    []string
 	// context signals for the window
 	suicideTalk, timing, prep bool
+	// recovered: the text says the person is past it now (recoveryRe,
+	// movedOn).
+	recovered bool
 	// loweredPrep: a preparation rule matched but lacked context here;
 	// loweredIntent: so did an intent or farewell rule ("i'm going to end
 	// it this week", "i'm doing it tonight").
@@ -356,7 +375,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// intentSpans are the matches of intent or farewell rules lowered for
 	// want of context.
 	var intentSpans [][2]int
-	recovered := inSentence(recoveryRe)
+	recovered := inSentence(recoveryRe) || f.movedOn(canon, all)
+	res.recovered = recovered
 	// owned says the message owns a question or statement about someone
 	// else (see ownClaimRe); read only when a match would be lowered for
 	// it, which few messages need.
@@ -500,7 +520,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = min(m.level, 1), "fiction"
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
-			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all)) && recovered,
+			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all) ||
+				thenBefore(canon[cs:loc[0]])) && recovered,
 				// A milestone ("two years clean") is past and recovered in
 				// itself, unless the message tells of a relapse or distress.
 				!r.timeless && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all) && !inSentence(relapseRe):
@@ -678,6 +699,43 @@ func near(canon string, loc []int, cs, ce int) string {
 func nearMiss(prefix string) bool {
 	p := strings.TrimRight(prefix, " ")
 	return strings.HasSuffix(p, "almost") || strings.HasSuffix(p, "nearly") || strings.HasSuffix(p, "almost just") || strings.HasSuffix(p, "nearly just")
+}
+
+// movedOn reports a message that tells of a time gone by and then of life
+// now ("a year ago I tried to end my life. today I'm planning my garden"):
+// a stretch that starts with "now", "today", "these days" or "since then",
+// after a time gone by (thenRe, pastRe), that tells of a life going on
+// (aliveNowRe), in which no rule reads any risk and nothing says the
+// trouble goes on (suicide talk, distress, stillHurtingRe). The past
+// matches of such a message are past and recovered (see scan).
+func (f *Floor) movedOn(canon string, all hits) bool {
+	for _, loc := range nowRe.FindAllStringIndex(canon, -1) {
+		before, after := canon[:loc[0]], strings.TrimPrefix(canon[loc[1]:], " ")
+		if !thenRe.MatchString(before) && !pastRe.matchHits(before, all) {
+			continue
+		}
+		if end := strings.Index(after, " but "); end >= 0 {
+			after = after[:end]
+		}
+		if !aliveNowRe.MatchString(after) || stillHurtingRe.MatchString(after) || suicideTalkRe.re.MatchString(after) ||
+			distressFamilies(after, all) > 0 || f.scan(after, false).best().level > LevelNone {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// thenBefore reports a time gone by (thenRe) told before a match in its
+// sentence, with no return to now (nowRe) between them: in "a year ago I
+// tried and today I bought a rope" the rope is today's.
+func thenBefore(prefix string) bool {
+	then := thenRe.FindAllStringIndex(prefix, -1)
+	if then == nil {
+		return false
+	}
+	now := nowRe.FindAllStringIndex(prefix, -1)
+	return now == nil || now[len(now)-1][0] < then[len(then)-1][0]
 }
 
 // pastOnly reports whether every risk match was read as past.

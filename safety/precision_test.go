@@ -36,6 +36,18 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"10 months clean from self harm but the urges are back and I want to cut tonight", 2, 3},
 			{"three weeks since my last attempt and I'm so depressed I want to try again", 2, 3},
 		},
+		"a time gone by, then life now": {
+			{"a year ago today i was in hospital after an attempt. today i graduated", 0, 1},
+			{"a year ago i tried to end my life. today i'm planning my garden", 0, 1},
+			{"last year i wanted to die every day and now im excited for prom", 0, 1},
+			{"five years ago i attempted suicide. today i spoke about it to a room of nurses", 0, 1},
+			{"a year ago tonight i tried to end it. today i ran my first 10k", 0, 1},
+			{"a year ago i tried to kill myself. today i feel the same", 2, 3},
+			{"a year ago i tried to kill myself. now i want to do it again", 2, 3},
+			{"a year ago i tried to end my life and today i bought a rope", 3, 3},
+			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
+			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
+		},
 		"someone else, named with a word before them": {
 			{"my little brother swallowed too many of his pills and he's in hospital now", 0, 1},
 			{"the student left a note for his parents and hasn't come back, how do I support the class", 0, 1},

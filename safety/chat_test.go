@@ -291,7 +291,10 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // (3,758) once all of something taken with what an overdose does
 // ("took the lot. feel weird") read as an attempt; false crises 397 ->
 // 379 (rules alone 335 -> 317) once a time gone by followed by life now
-// ("a year ago I tried. today I graduated") read as past and recovered.
+// ("a year ago I tried. today I graduated") read as past and recovered;
+// 5,584 (3,786) with affairs put in order, medication saved for a span
+// said in words, means bought unnoticed, and the short scorer reading a
+// conversation the rules read as a crisis joined.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -329,7 +332,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // took sixteen passes and the tenth round, 313 with 39 with the eleventh, 314 with the third band, 316 with 38 with the twelfth round, 318 with 38 once the short scorer
 // read warning signs; on the read sets 391 with 46; 342 with 40 once the
 // short scorer read the conversation as one message where no message of
-// it steps back, 404 with 48 on the read sets; after the changes of 2026-11-24 evening 344 with 40, and 407 with 48 on the read sets).
+// it steps back, 404 with 48 on the read sets; after the changes of 2026-11-24 evening 344 with 40, and 407 with 48 on the read sets;
+// 349 with 40 once the short scorer read a conversation the rules read,
+// joined, as a crisis the window did not).
 func TestChatSetsHoldTheirGround(t *testing.T) {
 	const everydayRows = 1800
 	rules, floor := NewFloorWith(FloorOptions{}), NewFloor()
@@ -339,12 +344,12 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3022, 214},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3758, 317},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5567, 379},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3060, 214},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3786, 317},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5584, 379},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 407, 48},
-		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 344, 40},
+		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := evalChat(t, tc.floor, tc.file)

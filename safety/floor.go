@@ -268,7 +268,10 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 // nil where the conversation may not be read so: no earlier message, a
 // verdict of 2 or more already, a safety question asked or answered, a
 // command, more words than the short scorer reads, or a view the short
-// scorer may not read. hist and text are the canonical earlier messages
+// scorer may not read. Where the rules read the joined conversation at 2
+// or more though the window did not, the short scorer reads all of it
+// ("when I go nobody should have to clean up after me" ... "bills paid,
+// cat rehomed. done"). hist and text are the canonical earlier messages
 // and this one. Whether a message of it steps back is asked only of a
 // conversation that scores high enough (see Scored): it is the costly
 // part.
@@ -285,6 +288,9 @@ func (f *Floor) conversationView(in Input, a Assessment, hist []string, text str
 	}
 	parts := append(slices.Clone(hist), text)
 	v := f.assessRules(Input{Text: strings.Join(parts, " . ")}, true)
+	if v.Level >= LevelIdeation && !slices.Contains(v.Path, "window") {
+		v = RulesVerdict{Assessment: v.Assessment, ModelText: Normalize(strings.Join(parts, " . ")), Short: true, Words: words}
+	}
 	if !v.Short {
 		return nil
 	}
@@ -311,9 +317,6 @@ type scanResult struct {
 	path    []string
 	// context signals for the window
 	suicideTalk, timing, prep bool
-	// recovered: the text says the person is past it now (recoveryRe,
-	// movedOn).
-	recovered bool
 	// loweredPrep: a preparation rule matched but lacked context here;
 	// loweredIntent: so did an intent or farewell rule ("i'm going to end
 	// it this week", "i'm doing it tonight").
@@ -375,8 +378,15 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// intentSpans are the matches of intent or farewell rules lowered for
 	// want of context.
 	var intentSpans [][2]int
-	recovered := inSentence(recoveryRe) || f.movedOn(canon, all)
-	res.recovered = recovered
+	// recovered says the text tells that the person is past it now; it is
+	// asked only of a match dated to the past, which few messages have.
+	recoveredKnown, recoveredVal := false, false
+	recovered := func() bool {
+		if !recoveredKnown {
+			recoveredKnown, recoveredVal = true, inSentence(recoveryRe) || f.movedOn(canon, all)
+		}
+		return recoveredVal
+	}
 	// owned says the message owns a question or statement about someone
 	// else (see ownClaimRe); read only when a match would be lowered for
 	// it, which few messages need.
@@ -521,7 +531,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
 			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all) ||
-				thenBefore(canon[cs:loc[0]])) && recovered,
+				thenBefore(canon[cs:loc[0]])) && recovered(),
 				// A milestone ("two years clean") is past and recovered in
 				// itself, unless the message tells of a relapse or distress.
 				!r.timeless && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all) && !inSentence(relapseRe):
@@ -617,6 +627,12 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 		res.path = append(res.path, "combine:farewell_markers")
 		b = res.best()
 	}
+	if b.level < 3 && affairsInOrder(canon, all) && !inSentence(absenceExcuseRe) && !lifeEventRe.MatchString(canon) {
+		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "affairs put in order"})
+		res.path = append(res.path, "combine:affairs_in_order")
+		res.prep = true
+		b = res.best()
+	}
 	if b.level == 1 && res.prep && res.suicideTalk {
 		res.matches = append(res.matches, match{level: 2, conf: 0.7, note: "warning signs with preparation"})
 		res.path = append(res.path, "combine:warning+prep")
@@ -655,6 +671,58 @@ var (
 		newFilteredRe(regexp.MustCompile(`\blast time (?:ill|i will|youll|you will) (?:log on|log in|be on here|post|write|talk to you|message|text|hear from me|see me)\b`)),
 	}
 )
+
+// Putting one's affairs in order (C-SSRS preparatory behaviour): the acts
+// of settling a life, each ordinary alone (a will, bills paid, a contract
+// cancelled, a pet rehomed, things given away, accounts deleted, papers
+// left out), and what makes them a preparation: they are done, or done
+// for when the person is gone.
+var (
+	settleActs = []filteredRe{
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:made|make|making|wrote|written|writing|updated|updating|signed|sorted|redid|redone|finished|drew up|drawn up|changed|did) (?:\w+ ){0,2}(?:my|a|the) will|(?:my|the) will (?:is |s )?(?:done|sorted|signed|updated|made|written))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:found|find|finding|arranged|sorted) (?:a |new )?homes? for|(?:rehomed|re homed|rehoming)|(?:gave|give|giving|left|leaving|arranged for) (?:the |my |both my |our )?(?:dog|dogs|cat|cats|pets?|bird|birds|rabbit|hamster|fish) (?:to|with|go to))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:gave|give|giving|given) (?:away )?(?:\w+ ){0,3}(?:my )?(?:things|stuff|belongings|possessions|clothes|records|guitar|books|games|switch|console|xbox|playstation|jewel\w*|ring|watch|medals|car|bike|coat|camera|laptop|pc|collection|savings|money|plants)|(?:gave|giving|given|give) (?:\w+ ){0,3}away|who gets (?:my|what))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:deleted|deleting|delete|wiped|closed|deactivated) (?:all )?(?:of )?(?:my )?(?:socials|social media|accounts?|instagram|facebook|twitter|tiktok|snapchat|discord|photos|messages|search history|browser history|data)|(?:wrote|written|writing|left|gave) (?:down )?(?:all )?my passwords|my passwords (?:for|to|are))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:signed|signing) (?:the |my )?(?:house|flat|car|home) over|(?:transferred|moved|put|sent) (?:all )?(?:of )?(?:my )?(?:money|savings) (?:in|into|to))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:paid|paying|cleared|clearing|settled|settling) (?:off )?(?:all |every |each |the last of |off )?(?:my |the |of my )?(?:debts?|bills?|cards?|credit cards?|overdraft|loans?|rent|tab|everything i owe|what i owe)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:cancel|cancels|cancelled|canceled|cancelling|canceling|ended|ending|closed|closing|terminated|stopped|quit) (?:\w+ ){0,2}(?:my |the |all my )?(?:gym|membership|memberships|subscriptions?|phone|contract|lease|sim|therapy|appointments?|prescriptions?|repeat prescription|bank accounts?|accounts?|insurance|paper|papers|milk|netflix|spotify|infusions|treatment|sessions)\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:sorted|organised|organized|put|left|gathered) (?:out )?(?:\w+ ){0,2}(?:documents|papers|paperwork|deeds|finances|folder|envelope)|(?:left|gave) (?:the |my )?(?:keys|spare key) (?:with|to))\b`)),
+	}
+	// settledRe says the settling is done, or done for after the person.
+	settledRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:everything|all|it|its|things|affairs)(?: is| s| are|s)? (?:\w+ )?(?:in order|sorted|tidy|ready|done|set|taken care of|squared away|arranged|in place|settled)|(?:in order|sorted|tidy|squared away|settled) now|nothing (?:left|else) to (?:do|sort)|(?:the )?last (?:thing|bit|piece|item|one) (?:on my list|to do|i needed|of admin)|last bit of admin|(?:before|when|after|for when) i (?:go|leave|am gone|m gone|im gone|do it|die)|(?:so|that) (?:no one|nobody|noone|they|my family|my \w+|\w+) (?:has|have|wont have|doesnt have|dont have|will not have|isnt|is not|arent) (?:to|stuck) (?:deal|worry|sort|clean|pay)|(?:wont|will not|dont|do not) need (?:it|them|any of (?:it|them)|those)|(?:almost|nearly) time|(?:theyll|they will|hell|he will|shell|she will) (?:get it|understand|know|guess)(?: why)? (?:later|soon|eventually|after)|guess why|(?:wont|will not|doesnt|dont) (?:understand|know) why (?:yet|until)|(?:he|she|they) (?:doesnt|dont) know why yet|just in case)\b`))
+)
+
+// affairsInOrder reports settling acts of two kinds, one of them a rare one
+// (settleActs[:strongActs]: a will, a pet rehomed, things given away,
+// passwords or a house or savings handed over, every account deleted),
+// said done; or an act of any kind said done for when the person is gone.
+// Bills paid and a subscription cancelled are a month's admin.
+func affairsInOrder(canon string, h hits) bool {
+	if !settledRe.matchHits(canon, h) {
+		return false
+	}
+	strong, n := 0, 0
+	for i, re := range settleActs {
+		if re.matchHits(canon, h) {
+			n++
+			if i < strongActs {
+				strong++
+			}
+		}
+	}
+	return (strong >= 1 && n >= 2) || (n >= 1 && finalSettledRe.MatchString(canon))
+}
+
+// finalSettledRe is settling said to be for after the person.
+var finalSettledRe = regexp.MustCompile(`\b(?:(?:before|when|after|for when) i (?:go|leave|am gone|m gone|im gone|do it|die)|(?:be |are |is )?(?:ok|okay|fine|better off) without me|(?:theyll|they will|hell|he will|shell|she will) (?:get it|understand|know|guess)(?: why)? (?:later|soon|eventually|after)|guess why|(?:wont|will not|doesnt|dont) (?:understand|know) why (?:yet|until)|(?:he|she|they) (?:doesnt|dont) know why yet)\b`)
+
+// lifeEventRe is a happy reason to settle things: a baby, a wedding, a
+// house bought, a new job, a pension.
+var lifeEventRe = regexp.MustCompile(`\b(?:bab(?:y|ies)|pregnan\w*|wedding|newlyweds?|(?:got|getting|just) married|engaged|new (?:house|home|flat|job)|(?:bought|buying) (?:a|our|my) (?:house|home|flat)|mortgage|promot\w*|pension|inheritance|(?:\d+(?:st|nd|rd|th)|big) birthday|turned \d+|grandchild\w*|grandkids?)\b`)
+
+// strongActs is how many of settleActs, from the first, are rare outside
+// settling a life.
+const strongActs = 5
 
 // farewellDensity reports a strong farewell marker with at least one other.
 func farewellDensity(canon string, h hits) bool {
@@ -709,6 +777,10 @@ func nearMiss(prefix string) bool {
 // trouble goes on (suicide talk, distress, stillHurtingRe). The past
 // matches of such a message are past and recovered (see scan).
 func (f *Floor) movedOn(canon string, all hits) bool {
+	if !strings.Contains(canon, "now") && !strings.Contains(canon, "to") && !strings.Contains(canon, "these days") &&
+		!strings.Contains(canon, "since then") && !strings.Contains(canon, "this ") && !strings.Contains(canon, "later") {
+		return false // none of nowRe's words ("today" and "tonight" contain "to")
+	}
 	for _, loc := range nowRe.FindAllStringIndex(canon, -1) {
 		before, after := canon[:loc[0]], strings.TrimPrefix(canon[loc[1]:], " ")
 		if !thenRe.MatchString(before) && !pastRe.matchHits(before, all) {

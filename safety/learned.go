@@ -326,7 +326,7 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 	if h == nil {
 		h = findHits(canon) // an empty text: scan found no hits
 	}
-	spans := setAside(canon, h, cur.decided, cur.recovered)
+	spans := setAside(canon, h, cur.decided, func() bool { return recoveryRe.matchHits(canon, h) || f.movedOn(canon, h) })
 	v.ModelText = maskClauses(canon, spans)
 	own := firstPerson(v.ModelText)
 	if !own && (len(spans) > 0 || !subjectDropped(v.ModelText)) {
@@ -372,10 +372,10 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 // a topic ("an essay on suicide prevention", "I volunteer for a suicide
 // hotline") or laughed at ("kill me lol"); an injury by accident ("I cut
 // myself while shaving"). h are the prefilter hits of canon; recovered
-// says the text tells that the person is past it now, so that talk of
-// suicide dated to a time gone by ("a year ago tonight I tried to end it")
-// is in the past wherever the date stands in its sentence.
-func setAside(canon string, h hits, spans [][2]int, recovered bool) [][2]int {
+// says whether the text tells that the person is past it now, so that
+// talk of suicide dated to a time gone by ("a year ago tonight I tried to
+// end it") is in the past wherever the date stands in its sentence.
+func setAside(canon string, h hits, spans [][2]int, recovered func() bool) [][2]int {
 	var bounds []int
 	each := func(re filteredRe, aside func(loc []int, cs, ce int, sp string) bool) {
 		if !re.matchHits(canon, h) {
@@ -394,7 +394,7 @@ func setAside(canon string, h hits, spans [][2]int, recovered bool) [][2]int {
 	}
 	each(idiomRe, func([]int, int, int, string) bool { return true })
 	each(suicideTalkRe, func(loc []int, cs, ce int, sp string) bool {
-		return negatedBefore(canon[cs:loc[0]]) || pastRe.matchHits(near(canon, loc, cs, ce), h) || (recovered && thenBefore(canon[cs:loc[0]])) ||
+		return negatedBefore(canon[cs:loc[0]]) || pastRe.matchHits(near(canon, loc, cs, ce), h) || (thenBefore(canon[cs:loc[0]]) && recovered()) ||
 			topicFrameRe.matchHits(sp, h) || hasLaugh(sp) || othersSuicideRe.MatchString(sp) ||
 			(topicQuestion(canon[cs:ce]) && topicFrameRe.matchHits(canon, h))
 	})

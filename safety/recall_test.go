@@ -394,6 +394,26 @@ func TestRecallFamilies(t *testing.T) {
 			{"gave my tools to the apprentice. won't need them", 3, 3},
 			{"my mate gave away his xbox, said he won't need it", 0, 1},
 			{"gave my old bike to my nephew, wont need it now that i drive", 0, 0},
+			{"i've been going to different chemists so nobody notices how many i'm buying", 3, 3},
+			{"i go to different shops so nobody notices how much chocolate i buy lol", 0, 0},
+			{"every time i get my prescription i put aside half. the jar is nearly full", 3, 3},
+			{"bought a hose and duct tape today. the car's got a full tank", 3, 3},
+			{"bought a hose and some tape for the garden", 0, 0},
+		},
+		"medication saved up over weeks": {
+			{"been saving up my pills for about two months now", 3, 3},
+			{"i've kept my sleeping tablets aside for the last six weeks", 3, 3},
+			{"been saving up for a new car for about two months now", 0, 0},
+			{"used to keep a stash of pills just in case, flushed them years ago and never looked back", 0, 1},
+		},
+		"affairs put in order": {
+			{"updated my will, rehomed the dog with my neighbour, cancelled my appointments. everything's in order", 3, 3},
+			{"found a home for both cats. they'll be fine without me. that was the last thing on my list", 3, 3},
+			{"moved all my savings to my brother. he doesnt know why yet", 3, 3},
+			{"moving to leeds next month: cancelled the gym, paid off my card, found a home for the dog. all sorted!", 0, 1},
+			{"paid all my bills and cancelled netflix, everything is sorted for the month", 0, 0},
+			{"updated my will after the wedding, all sorted now", 0, 1},
+			{"did the will now the baby is here and put the paperwork in a folder, all sorted", 0, 1},
 		},
 	})
 }

@@ -1368,6 +1368,10 @@ func unnegated(re filteredRe, canon string) bool {
 // conjunction (the negation belongs to another statement) and ignores
 // negators that do not negate what follows ("not only", "dont know if",
 // "not actively suicidal" still says passive ideation).
+// clauseEnders are the objects after which "no more" ends a clause ("cant
+// do this no more", "cant take it no more").
+var clauseEnders = map[string]bool{"this": true, "it": true, "that": true, "on": true, "anything": true}
+
 func negatedBefore(prefix string) bool {
 	toks := strings.Fields(prefix)
 	n := len(toks)
@@ -1378,6 +1382,12 @@ func negatedBefore(prefix string) bool {
 		}
 		if negators[t] {
 			if k+1 < n && negatorExceptions[toks[k+1]] {
+				continue
+			}
+			if t == "no" && k+1 < n && toks[k+1] == "more" && k > 0 && clauseEnders[toks[k-1]] {
+				// "cant do this no more want to die": "no more" after an
+				// object ends the clause before, as "anymore" does ("no
+				// more suicidal thoughts" is a negation).
 				continue
 			}
 			return true

@@ -205,7 +205,7 @@ func (l *lexicon) segment(s string) ([]string, bool) {
 var typoTargets = strings.Fields(`myself suicide suicidal killing dying anymore tonight tomorrow really every
 think thinking thoughts living alive pills overdose wrists cutting hurting goodbye nobody anyone everyone
 better without through wanna=want_to gonna=going_to kill dead want just life live hang jump ending tired
-wish hate again`)
+wish hate again tablets taking bleeding`)
 
 // typoRealWords are real words that are also one slip from a target; they
 // are never corrected ("tried" is not "tired").
@@ -265,6 +265,11 @@ var typoMap = func() map[string]string {
 	// to jmp off the brdge", "cnt stop thnkin", "dont wanna be alove".
 	m["cutt"], m["jmp"], m["thnkin"], m["thnking"], m["cnt"], m["alove"], m["brdge"] = "cut", "jump", "thinking", "thinking", "cant", "alive", "bridge"
 	m["nvr"], m["neva"] = "never", "never"
+	// A neighbouring key hit, letters dropped, numbers for sounds: "i wsnt
+	// to die", "i dnt wnt 2 liv", "tokk al the pils", "rope redy 4 2nyt",
+	// "tking them now".
+	m["wsnt"], m["liv"], m["al"], m["tokk"], m["tking"], m["redy"] = "want", "live", "all", "took", "taking", "ready"
+	m["tnite"], m["2nite"], m["2nyt"], m["2night"], m["tonite"], m["tonigt"] = "tonight", "tonight", "tonight", "tonight", "tonight", "tonight"
 	return m
 }()
 
@@ -273,6 +278,11 @@ var typoMap = func() map[string]string {
 // left", "about 2 hours ago").
 var toBefore = map[string]bool{"want": true, "going": true, "ready": true, "trying": true, "try": true, "wanted": true,
 	"decided": true, "planning": true, "used": true}
+
+// forBefore are the words after which "4" is "for" ("ready 4 tonight");
+// not after a count or a time ("3 4 times", "at 4").
+var forBefore = map[string]bool{"ready": true, "waiting": true, "wait": true, "set": true, "planned": true, "saved": true,
+	"saving": true, "looking": true, "sorry": true}
 
 // fixTypos returns canon with slips of the typo targets corrected, or canon
 // itself when there are none (no allocation).
@@ -289,6 +299,10 @@ func (l *lexicon) fixTypos(canon string) string {
 		if tok == "2" && toBefore[prev] {
 			// "i want 2 die", "going 2 jump", "wnt 2 die": "2" is "to".
 			w, ok = "to", true
+		}
+		if tok == "4" && forBefore[prev] {
+			// "rope ready 4 tonight": "4" is "for".
+			w, ok = "for", true
 		}
 		prev = tok
 		if ok && !l.words[tok] {

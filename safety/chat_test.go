@@ -296,7 +296,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // said in words, means bought unnoticed, and the short scorer reading a
 // conversation the rules read as a crisis joined; 5,596 (3,812) with
 // slips read back ("wsnt", "liv", "al", "redy 4 2nyt"), an exit bag
-// arrived, cutting again and bleeding.
+// arrived, cutting again and bleeding; false crises 373 (rules alone
+// 311) once questions for study, work or about a friend were read so.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -346,9 +347,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3081, 214},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3812, 317},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5596, 379},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3081, 205},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3812, 311},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5596, 373},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 407, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},

@@ -92,7 +92,7 @@ var (
 	// where ropes, guns, knives, bridges and roofs have their everyday use.
 	leisureRe = newFilteredRe(regexp.MustCompile(`\b(?:graduation|basic training|deployment|before (?:i )?deploy\w*|retiring|retirement|bridal party|wedding|ceremony|time capsule|future self|parental leave|maternity leave|resignation|quitting my job|quit my job|the council|pharmacy|pharmacist|prescription|refill|dosette|pill organi[sz]er|doses?|(?:she|he|they) takes?|(?:pills|meds|medication|tablets|medicine) (?:are |is )?(?:\w+ )?for (?:my )?(?:grandma|grandpa|nan|granny|mom|mum|dad|son|daughter|kids?|baby|dog|cat|patient|patients)|birthday|christmas|anniversary|valentines?|thank you note|wedding|recommendation|complaint|landlord|teacher|professor|climb\w*|boulder\w*|belay\w*|harness|carabiners?|crag|abseil\w*|rappel\w*|bungee|skydiv\w*|parachut\w*|base jump\w*|cliff jump\w*|cliff diving|diving board|hunting|hunt|deer|duck season|gun range|shooting range|the range|target practice|skeet|clay pigeons?|airsoft|paintball|nerf|cosplay|prop|props|costume|kitchen|chef|cooking|recipe|sharpen\w*|whittl\w*|pumpkin|camping|fishing|tire swing|rope swing|swing|hammock|tow rope|towing|sailing|boat|knots?|scouts?|gym|workout|camera|photos?|photograph\w*|pictures|selfie|video|filming|hoops|basketball|gutters?|repair\w*|shingles|antenna|tent|laundry|clothesline|jump rope|skipping rope|tug of war|stunt|parkour|trampoline|zipline|zip line|rollercoaster|roller coaster|resignation|cover letter|application|santa|pen pals?|penpals?|parade|fireworks|festival|concert|marathon|tour|sightseeing)\b`))
 	// researchRe marks a question asked for study or out of curiosity.
-	researchRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:for|asking for|its for) (?:a|my|our|the|this) (?:[a-z]+ ){0,2}(?:project|class|essay|paper|assignment|homework|report|presentation|thesis|dissertation|lecture|exam|course|coursework|module|article|novel|story|book|script|screenplay|briefing|podcast|seminar)|(?:writing|doing|working on) (?:a|my|our|the) (?:[a-z]+ ){0,2}(?:paper|essay|thesis|dissertation|report|article|briefing|project|assignment|coursework|presentation)|(?:studying|revising|prepping|cramming) for (?:a|my|our|the) (?:[a-z]+ ){0,3}(?:exam|exams|test|quiz|boards|finals)|for (?:health|psych|psychology|nursing|sociology|biology|pharmacology|stats|law|medical|med) (?:class|school|exam|module|coursework)|doing (?:some )?research|for research|out of (?:pure )?curiosity|just curious|purely hypothetical|hypothetically)\b`))
+	researchRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:for|asking for|its for) (?:a|my|our|the|this) (?:[a-z]+ ){0,2}(?:project|class|essay|paper|assignment|homework|report|presentation|thesis|dissertation|lecture|exam|course|coursework|module|article|novel|story|book|script|screenplay|briefing|podcast|seminar)|(?:writing|doing|working on) (?:a|my|our|the) (?:[a-z]+ ){0,2}(?:paper|essay|thesis|dissertation|report|article|briefing|project|assignment|coursework|presentation)|(?:studying|revising|prepping|cramming) for (?:a|my|our|the) (?:[a-z]+ ){0,4}(?:exam|exams|test|quiz|boards|finals)|(?:im|i am|as) (?:a|an) (?:[a-z]+ ){0,2}(?:nurse|teacher|therapist|counsellor|counselor|paramedic|researcher|social worker|youth worker|gp|doctor|psychologist|psychiatrist|chaplain|pastor|lecturer|tutor|teaching assistant|ta|moderator|mod|first aider|pharmacist|support worker|case worker|caseworker|police officer|firefighter|nursing student|med student|medical student|psych student|psychology student)|i volunteer (?:on|at|for|with)|for (?:health|psych|psychology|nursing|sociology|biology|pharmacology|stats|law|medical|med) (?:class|school|exam|module|coursework)|doing (?:some )?research|for research|out of (?:pure )?curiosity|just curious|purely hypothetical|hypothetically)\b`))
 	// frameCancelRe is finality that an everyday frame does not explain
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
@@ -523,7 +523,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = 0, "routine_dose"
 			case thingSubject(prefix, canon[loc[0]:loc[1]]):
 				m.level, mod = 0, "not_self"
-			case aboutOthers(prefix, canon[loc[0]:loc[1]], all):
+			case aboutOthers(prefix, canon[loc[0]:loc[1]], all) || signsFrameRe.MatchString(canon[sentStart(clauses, loc[0]):loc[1]]):
 				m.level, mod = 0, "third_party"
 				res.flags.ThirdParty = true
 			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
@@ -1116,7 +1116,7 @@ func aboutOthers(prefix, span string, all hits) bool {
 			return true
 		}
 	}
-	return (!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix)
+	return (!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix, span)
 }
 
 // afterOwnSubject is prefix after its last first-person subject ("i",
@@ -1538,7 +1538,9 @@ func benignSaying(prefix, match, after string) bool {
 	return false
 }
 
-func thirdPartySubject(prefix string) bool {
+func thirdPartySubject(prefix string, span string) bool {
+	objectNext := strings.HasPrefix(span, "a ") || strings.HasPrefix(span, "an ") || strings.HasPrefix(span, "the ") ||
+		strings.HasPrefix(span, "his ") || strings.HasPrefix(span, "her ") || strings.HasPrefix(span, "their ")
 	if thirdCopulaRe.MatchString(prefix) || thirdHospitalRe.MatchString(prefix) {
 		return true
 	}
@@ -1560,6 +1562,12 @@ func thirdPartySubject(prefix string) bool {
 			// many of his pills", "the student left a note": the subject
 			// is someone else ("a teenager" is often the writer).
 			return true
+		}
+		if t == "me" && k == len(toks)-1 && k > 0 && !firstPers[toks[k-1]] && toks[k-1] != "." && objectNext {
+			// "my best friend just texted me a goodbye message": the
+			// writer as the indirect object of someone else's act, the
+			// thing sent right after; the subject is further back.
+			continue
 		}
 		if firstPers[t] {
 			return false
@@ -1731,8 +1739,19 @@ var topicQuestionRe = regexp.MustCompile(`^(?:is|are|was|were|why|how|what|whats
 // topicQuestion reports a question about a topic, with no first-person word
 // up to the match: with a research frame it is study, not disclosure.
 func topicQuestion(s string) bool {
+	s = strings.TrimPrefix(s, leadRe.FindString(s))
 	return topicQuestionRe.MatchString(s) && !hasFirstPerson(s)
 }
+
+// signsFrameRe asks how to tell that someone else is suicidal: "what are
+// the warning signs a teenager is suicidal", "how can I tell if my son is
+// feeling suicidal".
+var signsFrameRe = regexp.MustCompile(`\b(?:(?:warning )?signs?|red flags|how (?:do|can|would|could|should) (?:i|you|we|one|parents|teachers) (?:tell|know|spot|notice|recognise|recognize)|how to (?:tell|know|spot|notice|recognise|recognize)) (?:that |if |whether |when )?(?:(?:a|an|my|your|our|the|someone|somebody|people|kids|teens|teenagers|students|children|men|women|[a-z]+s) (?:[a-z]+ ){0,2})(?:is|are|might be|may be|could be|s|feels|feel|is feeling|are feeling|might feel|becomes|become) (?:\w+ )?suicidal\b`)
+
+// leadRe is what may come before a question about a topic: an adverb
+// ("clinically, what is ...") or the study it is for ("for my psych class:
+// what is ...").
+var leadRe = regexp.MustCompile(`^(?:(?:clinically|medically|technically|legally|statistically|genuinely|honestly|quick question|serious question|ok|okay|so|hi|hey|hello) )+|^for (?:a|my|our|the) (?:[a-z]+ ){0,3}(?:project|class|essay|paper|assignment|homework|report|presentation|thesis|dissertation|lecture|exam|course|coursework|module|article|briefing|training) `)
 
 // mentionFrameRe names a word of risk as a word, in a question about what
 // the bot or a service does when it is said: "do you call the police if I

@@ -297,7 +297,10 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // conversation the rules read as a crisis joined; 5,596 (3,812) with
 // slips read back ("wsnt", "liv", "al", "redy 4 2nyt"), an exit bag
 // arrived, cutting again and bleeding; false crises 373 (rules alone
-// 311) once questions for study, work or about a friend were read so.
+// 311) once questions for study, work or about a friend were read so;
+// 5,599 (3,815) with more farewell markers (an apology for the bother, a
+// plea not to grieve, "I just can't stay") and "see you on the other
+// side" no longer taken for an appointment.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -347,11 +350,11 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3081, 205},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3812, 311},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5596, 373},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3087, 206},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3815, 311},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5599, 373},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
-		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 407, 48},
+		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 409, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -80,6 +80,9 @@ var (
 	followFarewellRe = regexp.MustCompile(`(?:^|\b)(?:sorry (?:everyone|everybody|mum|mom|dad|for everything|guys)|(?:last|final) message|see you on the other side|(?:thank you|thanks) for (?:everything|all of it|trying|talking to me all|being (?:there|kind|kinder|nicer|my friend))|(?:please )?(?:make sure|ask) (?:someone|somebody|\w+) (?:feeds|looks after|takes|walks)|(?:dont|do not) think badly of me|take care(?: of yourself| of them| of my \w+)?(?: \.|$)|(?:tell|give) (?:my|her|him|them) (?:\w+ )?(?:i love|im sorry|i said)|(?:goodbye|bye)(?: \.|$| now| for good| forever| everyone| all))`)
 	// relapseRe says a run of recovery has ended.
 	relapseRe = newFilteredRe(regexp.MustCompile(`\b(?:relaps\w*|slipped up|slipped again|broke my (?:streak|clean streak|\w+ (?:days?|weeks?|months?|years?) clean)|lost my (?:streak|clean streak)|reset (?:my|the) (?:streak|counter|clock|day count)|back to (?:cutting|self harming|hurting myself|using)|(?:was|had been) (?:\w+ ){0,2}(?:days?|weeks?|months?|years?) (?:clean|free|sober)|threw (?:it|that|them) (?:all )?away|(?:i )?broke it|ruined it|(?:new|fresh) (?:ones|cuts|burns|marks)|(?:cut|hurt myself|harmed myself|self harmed|burned myself|used) again|feel(?:ing)? (?:that way|like that|like this|suicidal|like dying) again|(?:thoughts|urges|feelings) (?:are |came |have come )?back)\b`))
+	// absenceDeniedRe denies an ordinary reason for an absence: "leaving
+	// tonight for good, and not on a trip".
+	absenceDeniedRe = regexp.MustCompile(`\b(?:not|no|isnt|wasnt|aint|its not) (?:on |for |going on |going to )?(?:a |an |my |the |some )?(?:trip|holiday|holidays|vacation|break|work trip|business trip|shift|festival|retreat|sleepover)\b`)
 	// recoveryRe marks a text that says the person is past it now.
 	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean|(?:im|i am|were|we are) (?:getting married|engaged|having a baby|expecting)|(?:today|this year|this week|yesterday|now|since then) (?:i |ive |im )?(?:just )?(?:graduated|ran (?:my|a|the) |walked my|got (?:a|the|my) (?:new )?(?:job|offer|degree|place|promotion|licence|license|diploma)|got married|got engaged|moved into|held (?:my|her|him|the baby)|took (?:my|the) (?:kids|children|daughter|son|grandkids)|started (?:uni|college|school|my new job|a new job|work|my apprenticeship)|joined (?:a|the) |finished (?:my|the|a) (?:degree|course|marathon|training|first)|became (?:a|an) |passed (?:my|the) |in (?:med|nursing|law|grad) school|went to my (?:\w+ )?(?:christening|wedding|graduation)))\b`))
 	// reportRe marks reported speech of someone else in a clause.
@@ -97,7 +100,7 @@ var (
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
 	// absenceExcuseRe is an ordinary reason to be away or silent.
-	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad|in with)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on|in|at|tomorrow|later))\b`))
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|detox|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad|in with)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d+|the weekend|\d+)|in|at|tomorrow|later))\b`))
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -398,6 +401,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 		return ownedVal
 	}
 	res.suicideTalk = inSentence(suicideTalkRe)
+	// excused says an ordinary reason explains an absence ("off to my
+	// nan's", "night shift"), unless the message denies it ("and not on a
+	// trip").
+	excused := func() bool { return inSentence(absenceExcuseRe) && !absenceDeniedRe.MatchString(canon) }
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
 	distressed := fams > 0 || strings.Contains(canon, "depress")
@@ -497,7 +504,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 					// "I don't want to kill myself, but..." is ambivalence.
 					m.level = min(m.level+1, r.level)
 				}
-			case r.excusable && inSentence(absenceExcuseRe):
+			case r.excusable && excused():
 				m.level, mod = 0, "ordinary_absence"
 			case mentionFrameRe.matchHits(clause, all) && !owned():
 				// "do you call the police if I mention suicide?": the word
@@ -597,7 +604,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// other. Not when a rule set something aside here (a negation, a third
 	// party, a story), nor for an ordinary absence (a move, a trip).
 	if b.level < 3 && len(res.decided) == 0 && !res.flags.ThirdParty && planShape(canon, all, res.timing) &&
-		!inSentence(absenceExcuseRe) && !fictionRe.matchHits(canon, all) {
+		!excused() && !fictionRe.matchHits(canon, all) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.7, note: "a plan told by its shape: a time, a place or a means, and no way back"})
 		res.path = append(res.path, "combine:plan_shape")
 	}
@@ -622,12 +629,12 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			b = res.best()
 		}
 	}
-	if b.level < 3 && farewellDensity(canon, all) && !inSentence(absenceExcuseRe) {
+	if b.level < 3 && farewellDensity(canon, all) && !excused() {
 		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "goodbye or finality"})
 		res.path = append(res.path, "combine:farewell_markers")
 		b = res.best()
 	}
-	if b.level < 3 && affairsInOrder(canon, all) && !inSentence(absenceExcuseRe) && !lifeEventRe.MatchString(canon) {
+	if b.level < 3 && affairsInOrder(canon, all) && !excused() && !lifeEventRe.MatchString(canon) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "affairs put in order"})
 		res.path = append(res.path, "combine:affairs_in_order")
 		res.prep = true
@@ -656,6 +663,12 @@ var (
 		// An apology for not lasting.
 		newFilteredRe(regexp.MustCompile(`\b(?:couldnt|could not) (?:hold on|keep fighting)(?: \.|$| any ?longer| anymore)`)),
 		newFilteredRe(regexp.MustCompile(`\b(?:sorry|forgive me) (?:that )?i (?:wasnt|was not|couldnt be|could not be|was never) (?:stronger|strong enough)\b`)),
+		// An apology for what is left behind, a plea not to grieve, a
+		// goodbye said to be meant.
+		newFilteredRe(regexp.MustCompile(`\b(?:(?:sorry|apologies) for (?:any|all the|the) (?:bother|trouble|mess|pain|hurt)(?: (?:ive|i have|im|i am|ill|i will) (?:caused|leaving|leave|cause))?|sorry for the mess (?:im|i am|ill|i will) (?:leaving|leave))\b`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:please )?(?:dont|do not) (?:be sad|cry|grieve|mourn|miss me)(?: for me| over me| about me)?(?: \.|$)`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:i )?(?:just )?(?:cant|can not|cannot) stay(?: \.|$| any ?longer| anymore)`)),
+		newFilteredRe(regexp.MustCompile(`\b(?:goodbye|bye) \. (?:for good|properly)(?: this time)?(?: \.|$)|\bi mean it properly this time\b`)),
 	}
 	farewellWeak = []filteredRe{
 		newFilteredRe(regexp.MustCompile(`\b(?:goodbye|farewell)\b`)),

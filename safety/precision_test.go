@@ -36,6 +36,18 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"10 months clean from self harm but the urges are back and I want to cut tonight", 2, 3},
 			{"three weeks since my last attempt and I'm so depressed I want to try again", 2, 3},
 		},
+		"a goodbye said with finality": {
+			{"Final message. Apologies for any bother I've caused. Goodbye.", 3, 3},
+			{"i love my friends. i just cant stay. goodbye", 3, 3},
+			{"goodbye. please don't be sad", 3, 3},
+			{"see you on the other side i guess. sorry for everything", 3, 3},
+			{"leaving tonight for good when i'm gone nobody will care, and not on a trip", 3, 3},
+			{"ok bye for real this time", 0, 1},
+			{"ok bye, see you on monday", 0, 0},
+			{"thanks for the help, bye for now, dont cry lol", 0, 1},
+			{"i cant stay long, bye", 0, 0},
+			{"last message before my social media detox week. see u on the other side", 0, 1},
+		},
 		"a question for study, work or a friend": {
 			{"what's the difference between self-harm and a suicide attempt? studying for my mental health first aid exam", 0, 1},
 			{"for my psych class: what's the difference between self harm and a suicide attempt", 0, 1},

@@ -300,7 +300,9 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 311) once questions for study, work or about a friend were read so;
 // 5,599 (3,815) with more farewell markers (an apology for the bother, a
 // plea not to grieve, "I just can't stay") and "see you on the other
-// side" no longer taken for an appointment.
+// side" no longer taken for an appointment; 5,606 (3,829) with wishes
+// to be dead said sideways (a heart hoped to give out, God asked to take
+// one, envy of the dead, worth more dead).
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -350,9 +352,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3087, 206},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3815, 311},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5599, 373},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3107, 206},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3829, 311},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5606, 373},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 409, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},

@@ -302,7 +302,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // plea not to grieve, "I just can't stay") and "see you on the other
 // side" no longer taken for an appointment; 5,606 (3,829) with wishes
 // to be dead said sideways (a heart hoped to give out, God asked to take
-// one, envy of the dead, worth more dead).
+// one, envy of the dead, worth more dead); 5,613 (3,855) with overdoses
+// told by what and how much and self-injury told by its tool.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -352,9 +353,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3115, 206},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3829, 311},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5606, 373},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3161, 206},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3855, 311},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5613, 373},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 409, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},

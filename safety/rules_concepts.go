@@ -76,6 +76,9 @@ var conceptClasses = [][2]string{
 	// what an overdose does, said as it starts: "feeling weird", "everything
 	// is fuzzy", "my heart is racing"
 	{"{odfeel}", `(?:(?:feel|feels|feeling|felt|getting|going|gone|starting to feel|started feeling|everything(?:s| is)|my head(?:s| is)?|head(?:s| is)|my vision(?:s| is)?|vision(?:s| is)|my heart(?:s| is)?|heart(?:s| is)|room(?:s| is)) (?:\w+ )?(?:fuzzy|drowsy|blurry|numb|spinning|heavy|woozy|sleepy|weird|strange|funny|dizzy|faint|floaty|racing|pounding|wobbly|spacey|spacy)|(?:im|i am) (?:\w+ )?(?:fuzzy|drowsy|woozy|dizzy|faint|floaty|spacey|spacy)|cant keep my eyes open|throwing up|been sick|being sick)`},
+	// a word shaped like a drug's name, for drugs {drug} does not list
+	// ("prazosin", "mirtazapine", "tapentadol")
+	{"{drugname}", `[a-z]{3,}(?:azepam|olam|pam|zine|pine|tine|done|sin|fen|dol|mol|xetine|pril|zole|lol|pram|barb|barbital|oxone|codone|morphone)`},
 	// a desire or the thought of an act
 	{"{desire}", `(?:want to|wanted to|wanting to|wish i could|wish to|would like to|(?:id|i would) love to|feel like|felt like|urge to|urges to|tempted to|itching to|need to|longing to|considering|considered|contemplating|thinking (?:about|of)|think (?:about|of)|thought (?:about|of)|thoughts (?:about|of)|fantasi[sz]ing about|fantasi[sz]e about|dreaming (?:about|of)|daydreaming about|imagining|imagine|picturing|cant stop thinking about|keep thinking about|obsessing over|obsessed with|could just|should just|should|i think i should|might just)`},
 }
@@ -235,6 +238,32 @@ var conceptRules = []rule{
 	{id: "concept.exit_bag_got", level: 3, conf: 0.8, src: `(?:(?:my|the|an|a) (?:exit|suicide) (?:bag|hood|kit) (?:\w+ ){0,3}(?:arrived|came|is here|was delivered|got delivered|delivered|shipped|ships|is on its way|is in the post)|(?:ordered|bought|got|made|built|received|picked up) (?:\w+ ){0,2}(?:an |a |my |the )?(?:exit|suicide) (?:bag|hood|kit)|(?:exit|suicide) (?:bag|hood|kit) (?:shipping|delivery|order|tracking|parcel))`},
 	// Cutting again, and bleeding: "cut again, it's bleeding a lot".
 	{id: "concept.cut_again_bleeding", level: 2, conf: 0.75, selfInjury: true, whole: true, src: `(?:cut|cutting|sliced|slashed) (?:myself |my (?:arm|arms|wrist|wrists|leg|legs|thigh|thighs) )?again(?: \w+| \.){0,6} (?:bleeding|bleedin|blood|bleed|bled|stitches)`},
+	// A poison drunk: "drank the weedkiller out in the shed".
+	{id: "concept.poison_drunk", attempt: true, level: 3, conf: 0.8, src: `(?:drank|drunk|swallowed|downed|ingested|necked) (?:some |the |a (?:bottle|cup|glass|mug|can) of |the (?:whole )?bottle of |half (?:a|the) bottle of )?(?:\w+ )?{poison}`},
+	// A count of a drug with nothing else, or a drug and its count, told as
+	// what was taken: "40 of my amitriptyline", "ibuprofen 40, tramadol
+	// 10", "paracetamol x2 boxes".
+	{id: "concept.od_count_of_my", attempt: true, routine: true, level: 3, conf: 0.75, src: `(?:^|\. |and |plus )(?:about |like |around |maybe |over )?(?:[1-9]\d+|twenty|thirty|forty|fifty|sixty) (?:of )?(?:my|the|his|her|mums|moms|dads) (?:\w+ )?{drug}`},
+	{id: "concept.od_drug_count", attempt: true, routine: true, level: 3, conf: 0.75, src: `(?:^|\. )(?:the )?{drug} (?:x ?\d+|[1-9]\d+)(?: (?:boxes|packs|packets|strips|tabs|tablets|pills))?(?: (?:\w+ ){0,3}(?:{drug}|vodka|whiskey|whisky|wine|beers?|cider|gin|rum|booze)(?: (?:x ?\d+|maybe \d+|\d+))?){1,4}`},
+	// A week's or a month's supply at once: "took my whole week of meds at
+	// once".
+	{id: "concept.od_supply_at_once", attempt: true, routine: true, level: 3, conf: 0.8, src: `{ingestv} (?:my |the |a |all my |all the )?(?:whole |entire |full )?(?:weeks?|months?|fortnights?|days?|\d+ days?)(?: worth)? of (?:my |the )?(?:\w+ )?{drug}(?: \w+){0,3} (?:at once|in one go|all together|together|at the same time|in one)`},
+	// Everything of one's own drug swallowed, with the time since: "swallowed
+	// all my prazosin and the venlafaxine about an hour ago".
+	{id: "concept.od_all_my_ago", attempt: true, level: 3, conf: 0.75, src: `(?:swallowed|took|taken|downed|necked|popped) (?:all|all of) (?:my|the) (?:{drug}|{drugname})(?: (?:and|plus|\+) (?:all )?(?:my |the )?(?:{drug}|{drugname}))?(?: \w+){0,3} (?:(?:about |around |like |maybe )?(?:an|a|one|two|half an|\d+|twenty|thirty|forty) (?:hours?|mins?|minutes) ago|{odfeel})`},
+	// Patches or pens of a drug all used: "put 4 of the fentanyl patches
+	// on", "used both the insulin pens".
+	{id: "concept.od_patches_pens", attempt: true, level: 3, conf: 0.8, src: `(?:put|stuck|applied|slapped) (?:on )?(?:\d+|two|three|four|five|six|all|all of|all my|every one of|the whole box of) (?:of )?(?:my |the )?(?:fentanyl|morphine|buprenorphine|butrans|pain|opioid|nicotine) patches|(?:injected|inject|injecting|used|emptied|took) (?:all|both|all of|every one of) (?:my |the )?(?:insulin )?pens|(?:injected|inject|injecting|took|shot) (?:about |like |over |maybe )?(?:[2-9]\d\d|\d{4}|a hundred|hundreds of) units`},
+	// A drug said taken and what it does: "Tablets taken. Whisky too.
+	// Feeling drowsy now."
+	{id: "concept.od_taken_feel", attempt: true, whole: true, level: 3, conf: 0.75, src: `(?:^|\. )(?:all (?:the |my )?)?(?:the |my )?{drug} (?:all )?(?:taken|swallowed|are in me|in me|down|gone)(?: \w+| \.){0,6} {odfeel}`},
+
+	// Self-injury told by its tool or its place: "did the thing with the
+	// razor again", "relapsed with the compass", "pressed my hand on the
+	// hob ring", "put the hot iron on my arm".
+	{id: "concept.injury_thing", level: 2, conf: 0.75, selfInjury: true, src: `(?:did|do|doing|done) (?:the|that|my) (?:thing|stuff) with (?:the|a|my) (?:razor|razors|blade|blades|compass|lighter|scissors|sharpener|knife|pencil sharpener)`},
+	{id: "concept.injury_tool_relapse", level: 2, conf: 0.7, selfInjury: true, whole: true, src: `(?:(?:used|using|got out|took out|get out|went back to|back to|relapsed (?:with|on)) (?:the |a |my |new |old )?(?:razor|razors|blade|blades|compass|sharpener blade|scissors|stanley knife|box cutter))(?: \w+| \.){0,8} (?:relaps\w*|(?:days?|weeks?|months?|years?) clean|clean streak|streak|not deep|deeper|cuts|scars|sleeves|bled|bleeding|blood|hid|hide|needed (?:it|to)|won|on my (?:arm|arms|wrist|wrists|thigh|thighs|leg|legs|stomach|skin))|(?:relaps\w*|(?:days?|weeks?|months?|years?) clean|clean streak|streak|day 0)(?: \w+| \.){0,8} (?:used|with|got out|back to) (?:the |a |my |new |old )?(?:razor|razors|blade|blades|compass|sharpener blade|scissors|stanley knife|box cutter)|(?:the )?(?:razor|blade) won`},
+	{id: "concept.burn_pressed", whole: true, level: 2, conf: 0.75, selfInjury: true, src: `(?:put|pressed|press|held|hold|holding|keep|kept) (?:the |a |my )?(?:hot |lit )?(?:iron|lighter|cigarette|match|hob|kettle|curling iron|straighteners) (?:on|against|to|into) my (?:arm|arms|wrist|wrists|hand|hands|skin|leg|legs|thigh|thighs|stomach)|(?:put|pressed|press|held|hold|holding|keep|kept) my (?:hand|arm|wrist|palm|fingers) (?:on|against|over|in) (?:the |a )?(?:hob|stove|hob ring|iron|flame|lighter|candle|hotplate|burner|fire)(?: \w+| \.){0,6} (?:longer|until|till|til|on purpose|again|each time|every time|deliberately|blister\w*)|(?:burn|burned|burnt) my (?:hand|arm|arms|wrist|skin|leg|thigh) with (?:a |the |my )?(?:lighter|cigarette|match|iron) (?:\w+ ){0,3}(?:because|cause|to feel|on purpose|again)`},
 	// Hose and tape, with the car: the means of a car's exhaust.
 	{id: "concept.exhaust_kit", whole: true, level: 3, conf: 0.75, src: `(?:hose|hosepipe|tubing|pipe)(?: and| \+| &)(?: \w+){0,3} tape(?: \w+| \.){0,10} (?:car|cars|exhaust|boot|trunk|garage|engine)|(?:car|exhaust|boot|trunk|garage)(?: \w+| \.){0,10} (?:hose|hosepipe|tubing)(?: and| \+| &)(?: \w+){0,3} tape`},
 	{id: "concept.buy_keep", level: 3, conf: 0.75, src: `(?:buying|bought|getting|picking up|ordering) (?:\w+ ){0,4}{drug} (?:every|each) (?:week|day|month|time|few days)(?: \w+){0,3} (?:and )?(?:keeping|saving|stashing|hiding|hoarding|not taking)`},

@@ -303,7 +303,19 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // side" no longer taken for an appointment; 5,606 (3,829) with wishes
 // to be dead said sideways (a heart hoped to give out, God asked to take
 // one, envy of the dead, worth more dead); 5,613 (3,855) with overdoses
-// told by what and how much and self-injury told by its tool.
+// told by what and how much and self-injury told by its tool. This
+// session (2026-11-25) read the file's totals after each change, as the
+// commits say, and dropped one change on them (excuses for an absence:
+// one crisis lost); so a sixteenth round (w122 to w129: retail and
+// hospitality workers on a break, parents of babies at 3am, men over 50
+// who rarely talk about feelings, money trouble, LGBTQ+ teenagers in
+// unsupportive homes, chronic pain, run-on messages, questions and
+// disclosures inside ordinary requests) was written during it and never
+// read: 831 of 1,200 with 90 false crises in 1,200 as the session began,
+// 836 with 89 at its end (rules alone 586 with 78, 596 with 77), then
+// joined whole: 6,449 of 8,700 with 462 false crises in 9,300 (rules
+// alone 4,451 with 388); as the session began 6,396 with 487 (4,341 with
+// 413).
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -354,8 +366,8 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		caught, maxFalse int
 	}{
 		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3161, 206},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 7500, 3855, 311},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 7500, 5613, 373},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 8700, 4451, 388},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 8700, 6449, 462},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 409, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},

@@ -466,7 +466,7 @@ func TestRecallFamilies(t *testing.T) {
 			{"i dnt wnt 2 liv anymre pls", 2, 3},
 			{"took al the pils pls im scared", 3, 3},
 			{"rope redy 4 2nyt", 3, 3},
-			{"cant do this no more wnat to die so bad", 2, 3},
+			{"cant do this no more wnat to die so bad", 2, 3}, //nolint:misspell // a typo on purpose
 			{"no more suicidal thoughts since the new meds, life is good", 0, 1},
 			{"rather be dead tbh", 2, 3},
 			{"rather be dead than go to that party lol", 0, 1},

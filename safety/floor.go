@@ -567,7 +567,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				res.loweredIntent = true
 				intentSpans = append(intentSpans, [2]int{loc[0], loc[1]})
 			}
-			if (r.attempt || strings.HasPrefix(r.id, "attempt.")) && m.level >= LevelImminent {
+			if (r.attempt || strings.HasPrefix(r.id, "attempt.")) && m.level >= LevelImminent && !hypothetical(prefix) {
 				res.flags.Attempt = true
 			}
 			if r.selfInjury && m.level >= 2 {
@@ -1381,6 +1381,28 @@ func unnegated(re filteredRe, canon string) bool {
 // conjunction (the negation belongs to another statement) and ignores
 // negators that do not negate what follows ("not only", "dont know if",
 // "not actively suicidal" still says passive ideation).
+// hypothetical reports a prefix that makes what follows a supposition ("if
+// i took 30 of my pills would i die"): the level stands, but nothing was
+// taken, so it is no attempt. Not after a word of not knowing ("i dont
+// know if i took too many").
+func hypothetical(prefix string) bool {
+	toks := strings.Fields(prefix)
+	for k := len(toks) - 1; k >= 0 && k >= len(toks)-3; k-- {
+		switch toks[k] {
+		case "i", "just", "ever", "really", "somehow":
+			continue
+		case "if", "unless", "suppose", "supposing":
+			return k == 0 || !unsureWords[toks[k-1]]
+		}
+		return false
+	}
+	return false
+}
+
+// unsureWords before "if" make it a question of fact, not a supposition.
+var unsureWords = map[string]bool{"know": true, "sure": true, "remember": true, "wonder": true, "wondering": true,
+	"idk": true, "unsure": true, "see": true, "check": true, "tell": true, "ask": true, "asking": true}
+
 // clauseEnders are the objects after which "no more" ends a clause ("cant
 // do this no more", "cant take it no more").
 var clauseEnders = map[string]bool{"this": true, "it": true, "that": true, "on": true, "anything": true}

@@ -130,6 +130,8 @@ func TestAnAttemptIsFlaggedAndAnIntentIsNot(t *testing.T) {
 		{Input{Text: "swallowed 20 of the blue ones 10 mins ago"}, true},
 		{Input{Text: "took the lot. feel weird"}, true},
 		{Input{Text: "i'm going to take all my pills tonight"}, false},
+		{Input{Text: "if i took 30 of my sleeping pills would i die"}, false},
+		{Input{Text: "i dont know if i took too many pills, feel sick"}, true},
 		{Input{Text: "two years ago I tried to end my life. today I bought a rope"}, false},
 	} {
 		if a := f.Assess(c.in); a.Flags.Attempt != c.want {

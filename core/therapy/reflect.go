@@ -55,12 +55,13 @@ func reflect(text string) string {
 	return strings.TrimRightFunc(out, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
 }
 
-// riskEchoRE are words of dying, killing and self-harm. A clause with one
+// riskEchoRE are words of dying, killing and self-harm, and an attempt
+// told as an event ("in hospital after an attempt"). A clause with one
 // is never reflected: if the crisis gate read it as risk, the crisis path
 // answers; if not (a figure of speech, someone else, the past), saying
 // "you're killing yourself" back in Haven's voice still reads as if Haven
 // took it lightly.
-var riskEchoRE = textmatch.MustCompile(`(?i)\b(` + deathWords + `|self[- ]?harm\w*|(hurt|hurting|cut|cutting|harm|harming|burn|burning) (myself|yourself)|end(ing)? (it all|my life|things|everything))\b`)
+var riskEchoRE = textmatch.MustCompile(`(?i)\b(` + deathWords + `|self[- ]?harm\w*|(hurt|hurting|cut|cutting|harm|harming|burn|burning) (myself|yourself)|end(ing)? (it all|my life|things|everything)|(after|since|from) (an|my|the|that) attempt)\b`)
 
 // heartRE marks a clause that carries a feeling or a wish: the one to
 // reflect when a message has several.

@@ -315,7 +315,8 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // 836 with 89 at its end (rules alone 586 with 78, 596 with 77), then
 // joined whole: 6,449 of 8,700 with 462 false crises in 9,300 (rules
 // alone 4,451 with 388); as the session began 6,396 with 487 (4,341 with
-// 413).
+// 413); 455 false crises (381) once "shoot myself in the foot", a plant's
+// death wish and more words of fiction read as what they are.
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -365,9 +366,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3161, 206},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 8700, 4451, 388},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 8700, 6449, 462},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3161, 196},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 8700, 4451, 381},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 8700, 6449, 455},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 409, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},

@@ -36,6 +36,13 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"10 months clean from self harm but the urges are back and I want to cut tonight", 2, 3},
 			{"three weeks since my last attempt and I'm so depressed I want to try again", 2, 3},
 		},
+		"a figure of speech, a plant, a story": {
+			{"i'd rather shoot myself in the foot than sit through another budget meeting", 0, 1},
+			{"my plants have a death wish, i swear i water them", 0, 0},
+			{"my fic has the mc jump off a bridge and get saved. too dark for ao3?", 0, 1},
+			{"i want to shoot myself", 2, 3},
+			{"i feel like im the mc of a sad story and i want to jump off a bridge", 2, 3},
+		},
 		"a goodbye said with finality": {
 			{"Final message. Apologies for any bother I've caused. Goodbye.", 3, 3},
 			{"i love my friends. i just cant stay. goodbye", 3, 3},

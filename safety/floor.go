@@ -54,7 +54,7 @@ var (
 	// hospital after an attempt", "back when I wanted to die"); like
 	// pastYearRe it reads as past only when the message also says the
 	// person is past it now.
-	thenRe = regexp.MustCompile(`\b(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|a few|a couple of|several|many|\d+) (?:weeks?|months?|years?|yrs?|decades?) ago|last (?:year|winter|spring|summer|autumn|fall)|this time last year|(?:on )?this (?:day|date|night) (?:\w+ ){0,2}(?:years?|yrs?) ago|(?:the )?(?:spring|summer|autumn|fall|winter|year) before last|back when|(?:i )?remember (?:when|wanting|being|feeling|how)|(?:when|while) i was (?:at|in|young|a student|still)|in (?:\d+th|ninth|tenth|eleventh|twelfth|\d+rd|\d+nd) grade|in my (?:first|second|third|final|last) year|i was once)\b`)
+	thenRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|a few|a couple of|several|many|\d+) (?:weeks?|months?|years?|yrs?|decades?) ago|last (?:year|winter|spring|summer|autumn|fall)|this time last year|(?:on )?this (?:day|date|night) (?:\w+ ){0,2}(?:years?|yrs?) ago|(?:the )?(?:spring|summer|autumn|fall|winter|year) before last|back when|(?:i )?remember (?:when|wanting|being|feeling|how)|(?:when|while) i was (?:at|in|young|a student|still)|in (?:\d+th|ninth|tenth|eleventh|twelfth|\d+rd|\d+nd) grade|in my (?:first|second|third|final|last) year|i was once)\b`))
 	// nowRe starts what a person tells of their life now, after telling
 	// of a time gone by: "Now I'm a peer mentor", "today I graduated",
 	// "these days".
@@ -290,9 +290,10 @@ func (f *Floor) conversationView(in Input, a Assessment, hist []string, text str
 		return nil
 	}
 	parts := append(slices.Clone(hist), text)
-	v := f.assessRules(Input{Text: strings.Join(parts, " . ")}, true)
+	joined := strings.Join(parts, " . ")
+	v := f.assessRules(Input{Text: joined}, true)
 	if v.Level >= LevelIdeation && !slices.Contains(v.Path, "window") {
-		v = RulesVerdict{Assessment: v.Assessment, ModelText: Normalize(strings.Join(parts, " . ")), Short: true, Words: words}
+		v = RulesVerdict{Assessment: v.Assessment, ModelText: Normalize(joined), Short: true, Words: words}
 	}
 	if !v.Short {
 		return nil
@@ -386,7 +387,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	recoveredKnown, recoveredVal := false, false
 	recovered := func() bool {
 		if !recoveredKnown {
-			recoveredKnown, recoveredVal = true, inSentence(recoveryRe) || f.movedOn(canon, all)
+			recoveredKnown, recoveredVal = true, f.pastItNow(canon, all)
 		}
 		return recoveredVal
 	}
@@ -514,11 +515,11 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				// "do you call the police if someone says they want to die?
 				// because I do": the question is the writer's own, neither
 				// someone else's nor a study's; the rule's level stands.
-			case (isMethodRule(r.id) || topicQuestion(canon[sentStart(clauses, loc[0]):loc[1]])) && !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all),
+			case !distressed && researchRe.matchHits(canon[sentStart(clauses, loc[0]):ce], all) && (isMethodRule(r.id) || topicQuestion(canon[sentStart(clauses, loc[0]):loc[1]])),
 				// A general question with its frame in another sentence:
 				// "what's the difference between self-harm and suicidal
 				// behaviour? for my nursing exam".
-				topicQuestion(canon[sentStart(clauses, loc[0]):ce]) && !distressed && researchRe.matchHits(canon, all) && !forMeRe.MatchString(canon),
+				!distressed && researchRe.matchHits(canon, all) && topicQuestion(canon[sentStart(clauses, loc[0]):ce]) && !forMeRe.MatchString(canon),
 				// A question of definition, alone, with no word of the
 				// writer's own: "what's the difference between self-harm
 				// and a suicide attempt, clinically?"
@@ -538,7 +539,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
 			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all) ||
-				thenBefore(canon[cs:loc[0]])) && recovered(),
+				thenBefore(canon[cs:loc[0]], all)) && recovered(),
 				// A milestone ("two years clean") is past and recovered in
 				// itself, unless the message tells of a relapse or distress.
 				!r.timeless && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all) && !inSentence(relapseRe):
@@ -702,7 +703,7 @@ var (
 		newFilteredRe(regexp.MustCompile(`\b(?:(?:sorted|organised|organized|put|left|gathered) (?:out )?(?:\w+ ){0,2}(?:documents|papers|paperwork|deeds|finances|folder|envelope)|(?:left|gave) (?:the |my )?(?:keys|spare key) (?:with|to))\b`)),
 	}
 	// settledRe says the settling is done, or done for after the person.
-	settledRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:everything|all|it|its|things|affairs)(?: is| s| are|s)? (?:\w+ )?(?:in order|sorted|tidy|ready|done|set|taken care of|squared away|arranged|in place|settled)|(?:in order|sorted|tidy|squared away|settled) now|nothing (?:left|else) to (?:do|sort)|(?:the )?last (?:thing|bit|piece|item|one) (?:on my list|to do|i needed|of admin)|last bit of admin|(?:before|when|after|for when) i (?:go|leave|am gone|m gone|im gone|do it|die)|(?:so|that) (?:no one|nobody|noone|they|my family|my \w+|\w+) (?:has|have|wont have|doesnt have|dont have|will not have|isnt|is not|arent) (?:to|stuck) (?:deal|worry|sort|clean|pay)|(?:wont|will not|dont|do not) need (?:it|them|any of (?:it|them)|those)|(?:almost|nearly) time|(?:theyll|they will|hell|he will|shell|she will) (?:get it|understand|know|guess)(?: why)? (?:later|soon|eventually|after)|guess why|(?:wont|will not|doesnt|dont) (?:understand|know) why (?:yet|until)|(?:he|she|they) (?:doesnt|dont) know why yet|just in case)\b`))
+	settledRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:everything|all|it|its|things|affairs)(?: is| s| are|s)? (?:\w+ )?(?:in order|sorted|tidy|ready|done|set|taken care of|squared away|arranged|in place|settled)|(?:in order|sorted|tidy|squared away|settled) now|nothing (?:left|else) to (?:do|sort)|(?:the )?last (?:thing|bit|piece|item|one) (?:on my list|to do|i needed|of admin)|last bit of admin|(?:so|that) (?:no one|nobody|noone|they|my family|my \w+|\w+) (?:has|have|wont have|doesnt have|dont have|will not have|isnt|is not|arent) (?:to|stuck) (?:deal|worry|sort|clean|pay)|(?:wont|will not|dont|do not) need (?:it|them|any of (?:it|them)|those)|(?:almost|nearly) time|just in case|` + goneForSrc + `)\b`))
 )
 
 // affairsInOrder reports settling acts of two kinds, one of them a rare one
@@ -727,7 +728,11 @@ func affairsInOrder(canon string, h hits) bool {
 }
 
 // finalSettledRe is settling said to be for after the person.
-var finalSettledRe = regexp.MustCompile(`\b(?:(?:before|when|after|for when) i (?:go|leave|am gone|m gone|im gone|do it|die)|(?:be |are |is )?(?:ok|okay|fine|better off) without me|(?:theyll|they will|hell|he will|shell|she will) (?:get it|understand|know|guess)(?: why)? (?:later|soon|eventually|after)|guess why|(?:wont|will not|doesnt|dont) (?:understand|know) why (?:yet|until)|(?:he|she|they) (?:doesnt|dont) know why yet)\b`)
+var finalSettledRe = regexp.MustCompile(`\b(?:(?:be |are |is )?(?:ok|okay|fine|better off) without me|` + goneForSrc + `)\b`)
+
+// goneForSrc is settling said to be for after the person ("for when I go",
+// "they'll understand later"): a cue of settledRe and of finalSettledRe.
+const goneForSrc = `(?:before|when|after|for when) i (?:go|leave|am gone|m gone|im gone|do it|die)|(?:theyll|they will|hell|he will|shell|she will) (?:get it|understand|know|guess)(?: why)? (?:later|soon|eventually|after)|guess why|(?:wont|will not|doesnt|dont) (?:understand|know) why (?:yet|until)|(?:he|she|they) (?:doesnt|dont) know why yet`
 
 // lifeEventRe is a happy reason to settle things: a baby, a wedding, a
 // house bought, a new job, a pension.
@@ -782,6 +787,13 @@ func nearMiss(prefix string) bool {
 	return strings.HasSuffix(p, "almost") || strings.HasSuffix(p, "nearly") || strings.HasSuffix(p, "almost just") || strings.HasSuffix(p, "nearly just")
 }
 
+// pastItNow reports a text that says the person is past it now: in so
+// many words (recoveryRe), or by telling of life now after a time gone by
+// (movedOn). h are the prefilter hits of canon.
+func (f *Floor) pastItNow(canon string, h hits) bool {
+	return recoveryRe.matchHits(canon, h) || f.movedOn(canon, h)
+}
+
 // movedOn reports a message that tells of a time gone by and then of life
 // now ("a year ago I tried to end my life. today I'm planning my garden"):
 // a stretch that starts with "now", "today", "these days" or "since then",
@@ -790,13 +802,14 @@ func nearMiss(prefix string) bool {
 // trouble goes on (suicide talk, distress, stillHurtingRe). The past
 // matches of such a message are past and recovered (see scan).
 func (f *Floor) movedOn(canon string, all hits) bool {
-	if !strings.Contains(canon, "now") && !strings.Contains(canon, "to") && !strings.Contains(canon, "these days") &&
-		!strings.Contains(canon, "since then") && !strings.Contains(canon, "this ") && !strings.Contains(canon, "later") {
-		return false // none of nowRe's words ("today" and "tonight" contain "to")
+	if !strings.Contains(canon, "now") && !strings.Contains(canon, "today") && !strings.Contains(canon, "tonight") &&
+		!strings.Contains(canon, "these days") && !strings.Contains(canon, "since then") && !strings.Contains(canon, "this ") &&
+		!strings.Contains(canon, "later") {
+		return false // none of nowRe's words ("nowadays" contains "now")
 	}
 	for _, loc := range nowRe.FindAllStringIndex(canon, -1) {
 		before, after := canon[:loc[0]], strings.TrimPrefix(canon[loc[1]:], " ")
-		if !thenRe.MatchString(before) && !pastRe.matchHits(before, all) {
+		if !thenRe.matchHits(before, all) && !pastRe.matchHits(before, all) {
 			continue
 		}
 		if end := strings.Index(after, " but "); end >= 0 {
@@ -813,9 +826,13 @@ func (f *Floor) movedOn(canon string, all hits) bool {
 
 // thenBefore reports a time gone by (thenRe) told before a match in its
 // sentence, with no return to now (nowRe) between them: in "a year ago I
-// tried and today I bought a rope" the rope is today's.
-func thenBefore(prefix string) bool {
-	then := thenRe.FindAllStringIndex(prefix, -1)
+// tried and today I bought a rope" the rope is today's. h are the
+// prefilter hits of a text containing prefix.
+func thenBefore(prefix string, h hits) bool {
+	if !thenRe.ok(h) {
+		return false
+	}
+	then := thenRe.re.FindAllStringIndex(prefix, -1)
 	if then == nil {
 		return false
 	}
@@ -1376,11 +1393,6 @@ func unnegated(re filteredRe, canon string) bool {
 	return false
 }
 
-// negatedBefore reports a negator in the last three words before a match
-// ("I would never kill myself", "not going to"). It stops at a subject or a
-// conjunction (the negation belongs to another statement) and ignores
-// negators that do not negate what follows ("not only", "dont know if",
-// "not actively suicidal" still says passive ideation).
 // hypothetical reports a prefix that makes what follows a supposition ("if
 // i took 30 of my pills would i die"): the level stands, but nothing was
 // taken, so it is no attempt. Not after a word of not knowing ("i dont
@@ -1407,6 +1419,11 @@ var unsureWords = map[string]bool{"know": true, "sure": true, "remember": true, 
 // do this no more", "cant take it no more").
 var clauseEnders = map[string]bool{"this": true, "it": true, "that": true, "on": true, "anything": true}
 
+// negatedBefore reports a negator in the last three words before a match
+// ("I would never kill myself", "not going to"). It stops at a subject or a
+// conjunction (the negation belongs to another statement) and ignores
+// negators that do not negate what follows ("not only", "dont know if",
+// "not actively suicidal" still says passive ideation).
 func negatedBefore(prefix string) bool {
 	toks := strings.Fields(prefix)
 	n := len(toks)
@@ -1574,8 +1591,6 @@ func benignSaying(prefix, match, after string) bool {
 }
 
 func thirdPartySubject(prefix string, span string) bool {
-	objectNext := strings.HasPrefix(span, "a ") || strings.HasPrefix(span, "an ") || strings.HasPrefix(span, "the ") ||
-		strings.HasPrefix(span, "his ") || strings.HasPrefix(span, "her ") || strings.HasPrefix(span, "their ")
 	if thirdCopulaRe.MatchString(prefix) || thirdHospitalRe.MatchString(prefix) {
 		return true
 	}
@@ -1598,7 +1613,7 @@ func thirdPartySubject(prefix string, span string) bool {
 			// is someone else ("a teenager" is often the writer).
 			return true
 		}
-		if t == "me" && k == len(toks)-1 && k > 0 && !firstPers[toks[k-1]] && toks[k-1] != "." && objectNext {
+		if t == "me" && k == len(toks)-1 && k > 0 && !firstPers[toks[k-1]] && toks[k-1] != "." && thingSentNext(span) {
 			// "my best friend just texted me a goodbye message": the
 			// writer as the indirect object of someone else's act, the
 			// thing sent right after; the subject is further back.
@@ -1652,6 +1667,17 @@ func init() {
 // personNoun reports a person noun, also in the possessive ("dads").
 func personNoun(t string) bool {
 	return personNouns[t] || (strings.HasSuffix(t, "s") && personNouns[t[:len(t)-1]])
+}
+
+// thingSentNext reports a match that starts with a determiner: the thing
+// someone sent or gave ("texted me a goodbye message").
+func thingSentNext(span string) bool {
+	first, _, _ := strings.Cut(span, " ")
+	switch first {
+	case "a", "an", "the", "his", "her", "their":
+		return first != span
+	}
+	return false
 }
 
 // hasFirstPerson reports a first-person word in a match: a match that

@@ -326,7 +326,7 @@ func (f *Floor) modelView(a Assessment, canon string, cur scanResult) RulesVerdi
 	if h == nil {
 		h = findHits(canon) // an empty text: scan found no hits
 	}
-	spans := setAside(canon, h, cur.decided, func() bool { return recoveryRe.matchHits(canon, h) || f.movedOn(canon, h) })
+	spans := setAside(canon, h, cur.decided, func() bool { return f.pastItNow(canon, h) })
 	v.ModelText = maskClauses(canon, spans)
 	own := firstPerson(v.ModelText)
 	if !own && (len(spans) > 0 || !subjectDropped(v.ModelText)) {
@@ -394,9 +394,9 @@ func setAside(canon string, h hits, spans [][2]int, recovered func() bool) [][2]
 	}
 	each(idiomRe, func([]int, int, int, string) bool { return true })
 	each(suicideTalkRe, func(loc []int, cs, ce int, sp string) bool {
-		return negatedBefore(canon[cs:loc[0]]) || pastRe.matchHits(near(canon, loc, cs, ce), h) || (thenBefore(canon[cs:loc[0]]) && recovered()) ||
+		return negatedBefore(canon[cs:loc[0]]) || pastRe.matchHits(near(canon, loc, cs, ce), h) || (thenBefore(canon[cs:loc[0]], h) && recovered()) ||
 			topicFrameRe.matchHits(sp, h) || hasLaugh(sp) || othersSuicideRe.MatchString(sp) ||
-			(topicQuestion(canon[cs:ce]) && topicFrameRe.matchHits(canon, h))
+			(topicFrameRe.matchHits(canon, h) && topicQuestion(canon[cs:ce]))
 	})
 	each(injuryTalkRe, func(_ []int, _, _ int, sp string) bool { return accidentRe.matchHits(sp, h) })
 	each(backByRe, func([]int, int, int, string) bool { return true })

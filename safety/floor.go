@@ -229,8 +229,15 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	a.Path = append(a.Path, cur.path...)
 
 	// Window: risk spread over the last few messages.
+	// A message that finishes the last one so that it says nothing of
+	// risk leaves that one out of the window and of the conversation view.
+	clarified := f.clarifies(hist, text, cur)
 	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(text)) {
-		w := f.window(hist, text, cur, in.Answered, isCommand(in.Text))
+		wh := hist
+		if clarified {
+			wh = hist[:len(hist)-1]
+		}
+		w := f.window(wh, text, cur, in.Answered, isCommand(in.Text))
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -252,7 +259,10 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	if !view {
 		return RulesVerdict{Assessment: a.Finish()}
 	}
-	conv := f.conversationView(in, a, hist, text)
+	var conv *RulesVerdict
+	if !clarified {
+		conv = f.conversationView(in, a, hist, text)
+	}
 	// A reply of a word or three in a conversation ("because I do", "ya")
 	// means what the earlier messages make it mean, which the window
 	// reads; the scorers, reading it alone, do not raise it either (they
@@ -539,12 +549,12 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
 			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all) ||
-				thenBefore(canon[cs:loc[0]], all)) && recovered(),
+				thenBefore(canon[cs:loc[0]], all) || pastFramed(canon, loc, ce)) && recovered(),
 				// A milestone ("two years clean") is past and recovered in
 				// itself, unless the message tells of a relapse or distress.
 				!r.timeless && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all) && !inSentence(relapseRe):
 				m.level, mod = 0, "past_recovered"
-			case !r.timeless && pastRe.matchHits(near(canon, loc, cs, ce), all):
+			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastFramed(canon, loc, ce)):
 				if m.level == 3 {
 					m.level = 2
 				} else if r.id != "ideation.selfkill" && !r.selfInjury {
@@ -820,6 +830,58 @@ func (f *Floor) movedOn(canon string, all hits) bool {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// pastFramedBeforeRe ends a prefix that makes what follows a past self:
+// "eighteen months since I last", "so long since I", "the version of me
+// that", "past me who", "the night I", "how I got through the time I".
+var pastFramedBeforeRe = regexp.MustCompile(`(?:\b(?:(?:\w+ )?(?:months?|years?|decades?)|so long|a long time|ages|forever) since (?:i )?(?:(?:last|ever|really|truly) )?|\b(?:past|old|younger|former|teenage|teen) (?:me|self) (?:(?:that|who|when) )?(?:i )?|\b(?:version|part) of me (?:(?:that|who|which) )?|\bthe (?:time|times|night|nights|year|years|period|days|months|winter|summer) (?:(?:when|that) )?(?:i )?(?:last )?|\b(?:got|get|getting|came|come|made it|pulled|pull) through (?:(?:the|those|that|my) )?(?:(?:time|times|years?|period|months?|days|phase|nights?) )?(?:(?:when|where|that) )?(?:i )?)$`)
+
+// pastFramedTenseRe is the past tense a past frame must hold: "since I
+// last wanted to die", not "since I want to die".
+var pastFramedTenseRe = regexp.MustCompile(`\b(?:wanted|tried|felt|thought|was|were|had|took|cut|attempted|wished|planned|hurt|harmed|overdosed|nearly|almost)\b`)
+
+// pastFramedAfterRe dates the sentence before it to a time long gone:
+// "I wanted to die too. That was five years ago."
+var pastFramedAfterRe = regexp.MustCompile(`^(?:and |but )?(?:that|this|it|all that|all of that) (?:was|were|is) (?:\w+ ){0,3}(?:(?:years?|months?|decades?) ago|a long time ago|ages ago|then|(?:back )?in (?:19|20)\d\d|when i was (?:young|younger|little|a kid|a child|a teen|a teenager|in school|\d+))\b`)
+
+// pastComesBackRe says a past state is back or goes on: "since I last felt
+// like this ... it's back", "still".
+var pastComesBackRe = regexp.MustCompile(`\b(?:again|(?:its|is|are|theyre|it is|they are|coming|came|come|comes) back|back (?:again|now|to)|returned|returning|still|this (?:bad|badly|much|strongly)|like this|so (?:bad|badly|much))\b`)
+
+// goodAgainRe is life come back, not the trouble: "happy again".
+var goodAgainRe = regexp.MustCompile(`\b(?:happy|myself|normal|living|smiling|laughing|alive|well|better|whole|dating|working|running|singing|painting|writing|eating|sleeping|hopeful|me) $`)
+
+// comesBack reports pastComesBackRe in s, but for an "again" that follows
+// life come back ("happy again").
+func comesBack(s string) bool {
+	for _, m := range pastComesBackRe.FindAllStringIndex(s, -1) {
+		if s[m[0]:m[1]] != "again" || !goodAgainRe.MatchString(s[:m[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// pastFramed reports a match (loc, in its sentence ending at ce) that tells
+// of a past self by its frame rather than by a date: the frame just before
+// it with the match in the past tense ("eighteen months since I last
+// wanted to die", "the version of me that wanted to disappear"), or the
+// next sentence dating it ("... I wanted to die. That was five years
+// ago."). Nothing after it may say the state is back or goes on.
+func pastFramed(canon string, loc []int, ce int) bool {
+	if comesBack(canon[loc[1]:]) {
+		return false
+	}
+	if pastFramedTenseRe.MatchString(canon[loc[0]:loc[1]]) || pastFramedTenseRe.MatchString(lastWords(canon[:loc[0]], 2)) {
+		if pastFramedBeforeRe.MatchString(strings.TrimRight(canon[:loc[0]], " ") + " ") {
+			return true
+		}
+	}
+	if next := strings.TrimPrefix(canon[ce:], " . "); ce < len(canon) && next != canon[ce:] {
+		return pastFramedAfterRe.MatchString(next)
 	}
 	return false
 }
@@ -1104,6 +1166,30 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 		raise(2, 0.6, "ideation earlier, not stepped back from")
 	}
 	return best
+}
+
+// clarifies reports whether the current message, canon (scanned as cur),
+// finishes the last earlier message so that the two no longer say what
+// that message said alone: "i won't be here tomorrow" then "double shift,
+// then my brother's stag do", "thinking about ending it" then "with my
+// girlfriend", "i'm done" then "with my thesis i mean". A conversation
+// split over messages reads as it would in one: the last earlier message,
+// read alone at level 2 or more (the writer's own), is read joined with
+// this one, and where the rules put the joined message below 2 the
+// earlier one is answered by it and the window does not carry it on. A
+// message with risk of its own clarifies nothing.
+func (f *Floor) clarifies(history []string, canon string, cur scanResult) bool {
+	if len(history) == 0 || canon == "" || cur.best().level >= LevelIdeation || cur.suicideTalk {
+		return false
+	}
+	last := history[len(history)-1]
+	ls := f.scan(last, false)
+	if ls.best().level < LevelIdeation || ls.flags.ThirdParty {
+		return false
+	}
+	joined := strings.TrimSuffix(last, " .") + " " + canon
+	js := f.scan(joined, false)
+	return js.best().level < LevelIdeation && len(js.decided) > 0
 }
 
 // raisedAlone reports whether the learned scorers alone raise to level 2

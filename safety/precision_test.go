@@ -80,6 +80,17 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"a past self, framed rather than dated": {
+			{"nine months since i last wanted to die, which i never thought i'd say", 0, 1},
+			{"it's been ages since i wanted to be dead and i barely recognise that person", 0, 1},
+			{"the part of me that wanted to disappear forever has gone quiet", 0, 1},
+			{"i wanted to die after the divorce. that was three years ago and now i'm happy again with my dogs", 0, 1},
+			{"i wanted to die after the divorce. that was two days ago", 2, 3},
+			{"months since i felt anything and i want to die", 2, 3},
+			{"it's been a while since i wanted to die this badly", 2, 3},
+			{"months since i last wanted to die and now it's back", 2, 3},
+			{"the night i tried to kill myself nobody noticed", 2, 3},
+		},
 		"someone else, named with a word before them": {
 			{"my little brother swallowed too many of his pills and he's in hospital now", 0, 1},
 			{"the student left a note for his parents and hasn't come back, how do I support the class", 0, 1},

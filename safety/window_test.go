@@ -78,6 +78,9 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a day after saying it will be done", Input{Text: "friday, when the house is empty", History: []string{"i've decided to end it"}}, LevelImminent, LevelImminent},
 		{"done after swearing to take them all", Input{Text: "did it", History: []string{"gonna take them all i swear"}}, LevelImminent, LevelImminent},
 		{"done after a chore", Input{Text: "done", History: []string{"i have to finish the dishes first"}}, LevelNone, LevelNone},
+		{"an absence explained by the next message", Input{Text: "night shift at the depot, then my cousin's wedding", History: []string{"i won't be here tomorrow"}}, LevelNone, LevelWarning},
+		{"a time that finishes an intent is still read", Input{Text: "in an hour or so", History: []string{"i'm going to end it"}}, LevelImminent, LevelImminent},
+		{"a reason that finishes a wish to die is still read", Input{Text: "because nobody would notice", History: []string{"i want to die"}}, LevelIdeation, LevelImminent},
 		{"a time after ending a subscription", Input{Text: "friday", History: []string{"i'm going to end it with the gym"}}, LevelNone, LevelWarning},
 
 		// how people step back, and what only a plain step back answers

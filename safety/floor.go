@@ -100,7 +100,18 @@ var (
 	// ("on the bridge taking photos for the last time").
 	frameCancelRe = newFilteredRe(regexp.MustCompile(`\b(?:last time|one last|for the last|goodbye|farewell|(?:never|not) (?:come|coming|go|going|get|getting) (?:back|down|home)|no (?:going|turning) back|final|forever|for good)\b`))
 	// absenceExcuseRe is an ordinary reason to be away or silent.
-	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|detox|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad|in with)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d+|the weekend|\d+)|in|at|tomorrow|later))\b`))
+	absenceExcuseRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:at|for|to|from) work|work (?:trip|tomorrow|tonight|late|early|all)|working (?:late|tomorrow|tonight|all)|(?:night|late|early|double|my|a|the) shifts?|vacation|holiday|holidays|trip|flight|flying|camping|detox|out of town|abroad|battery|batterys|charger|signal|wifi|no internet|offline|sleepover|sleeping over|staying (?:at|with)|new job|last day|surgery|festival|retreat|conference|deploy\w*|rehab|exams?|visiting|away (?:for|until|till|this|next)|(?:phone|laptop) (?:is|will|dies|died|dying|about|on)|appointment|dentist|doctors|check ?up|interview|wedding|concert|retire\w*|students|coworkers|colleagues|the team|last (?:day|week|year) (?:at|of|teaching|working|here)|moving (?:to|away|out|house|abroad|in with)|working a double|on call|working (?:christmas|nights|the holidays)|farewell party|graduat\w*|my (?:teens|twenties|thirties|forties|fifties|sixties|20s|30s|40s|50s)|see you (?:after|when|next|soon|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d+|the weekend|\d+)|in|at|tomorrow|later)|` +
+		// travel to family or to a place people go for a rest
+		`(?:off|heading|going|driving|flying|travel+ing|on my way|on our way) (?:back )?(?:up |down |over )?to (?:my|our) (?:\w+ )?(?:(?:nans|nanas|nannas|grans|grandmas|grandads|grandpas|grandparents|mums|moms|mams|dads|parents|folks|sisters|brothers|aunts|aunties|uncles|cousins|sons|daughters|friends|mates|in ?laws)(?: \.|$| for| in| this| next| tomorrow| tonight| until| till| over| house| place| flat)|(?:\w+ )?(?:house|place|flat|village|hometown|home town))|(?:off|heading|going|driving|flying) (?:to|for) (?:the )?airport|on the road (?:to|for|all|until|till)|` +
+		// a hospital visit for a procedure, a kind of leave
+		`(?:hospital|clinic) (?:for|to have|to get) (?:my |a |an |the |some )?(?:\w+ )?(?:operation|op|procedure|scan|hip|knee|shoulder|back|eyes?|cataracts?|tests?|treatment|infusion|chemo|biopsy|check ?up|baby|induction|mri|x ray|bloods|physio|surgery|replacement|stitches|cast)|(?:annual|sick|mental health|personal|study|parental|maternity|paternity|compassionate|bereavement) (?:leave|day))\b`))
+	// noReturnRe says there is no coming back from where the writer goes
+	// ("driving to the coast and I'm not driving back"), or that it is
+	// beyond this life: it denies an ordinary reason for an absence, but
+	// for a move (movingRe), which has no way back by nature.
+	noReturnRe = regexp.MustCompile(`\b(?:not|never|wont|will not|dont|do not|im not|i am not) (?:be )?(?:coming|come|driving|drive|walking|walk|going|go|getting|get|flying|fly|swimming|swim|making it) (?:back|home|out)\b|\bone way\b|\bno (?:return|way back|coming back)\b|\b(?:grave|graves|heaven|cemetery|afterlife)\b`)
+	// movingRe is a move of home or country.
+	movingRe = regexp.MustCompile(`\b(?:moving|move|moved|emigrat\w*|relocat\w*)\b`)
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
 	// ill kill myself").
 	conditionalRe = newFilteredRe(regexp.MustCompile(`\b(?:if|unless|when|whenever|once)\b`))
@@ -415,7 +426,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// excused says an ordinary reason explains an absence ("off to my
 	// nan's", "night shift"), unless the message denies it ("and not on a
 	// trip").
-	excused := func() bool { return inSentence(absenceExcuseRe) && !absenceDeniedRe.MatchString(canon) }
+	excused := func() bool {
+		return inSentence(absenceExcuseRe) && !absenceDeniedRe.MatchString(canon) &&
+			(!noReturnRe.MatchString(canon) || movingRe.MatchString(canon))
+	}
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk
 	distressed := fams > 0 || strings.Contains(canon, "depress")

@@ -80,6 +80,15 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"an absence with its reason": {
+			{"won't be here tomorrow, off to my gran's for the week", 0, 1},
+			{"i won't be here tomorrow, in hospital for my knee op", 0, 1},
+			{"won't be here tomorrow, taking a sick day and sleeping", 0, 1},
+			{"won't be here tomorrow. going to my dad, i miss him so much", 3, 3},
+			{"i won't be here tomorrow. driving to my parents place and i'm not driving back", 3, 3},
+			{"won't be here tomorrow, going to my nan's grave to join her", 3, 3},
+			{"i won't be here tomorrow, going to the lake and not walking out", 3, 3},
+		},
 		"a past self, framed rather than dated": {
 			{"nine months since i last wanted to die, which i never thought i'd say", 0, 1},
 			{"it's been ages since i wanted to be dead and i barely recognise that person", 0, 1},

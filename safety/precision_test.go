@@ -80,6 +80,14 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"letters for an ordinary occasion": {
+			{"wrote letters to all my teachers before leaving school, is that cringe", 0, 1},
+			{"writing a letter to my future self, we do it every new year", 0, 1},
+			{"wrote letters to my pen pal in chile and bought nice stationery", 0, 1},
+			{"wrote letters to my kids to open on their birthdays when i'm not here", 3, 3},
+			{"wrote letters to my kids to open on their birthdays", 3, 3},
+			{"finished writing letters to everyone, leaving them in envelopes on my desk", 3, 3},
+		},
 		"an absence with its reason": {
 			{"won't be here tomorrow, off to my gran's for the week", 0, 1},
 			{"i won't be here tomorrow, in hospital for my knee op", 0, 1},

@@ -151,7 +151,7 @@ var ruleTable = []rule{
 	// A note or letter is preparation when it is "my note" or a goodbye,
 	// suicide, last or final one; a plain letter needs talk of dying.
 	{id: "prep.note", level: 3, conf: 0.9, frame: true, notFollowedBy: []string{"of", "for"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:(?:my|a|the|some) (?:first |own )?(?:suicide|goodbye|last|final) (?:note|notes|letter|letters)|my (?:first |own )?(?:note|letter))`},
-	{id: "prep.note_plain", level: 3, conf: 0.75, frame: true, notFollowedBy: []string{"for", "about", "on", "in"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:a|the|some|my) (?:note|notes|letter|letters)|(?:wrote|written|left|finished) letters`},
+	{id: "prep.note_plain", level: 3, conf: 0.75, frame: true, notFollowedBy: []string{"for", "about", "on", "in"}, src: `(?:wrote|written|writing|write|left|leaving|finished|drafted|drafting) (?:a|the|some|my) (?:note|notes|letter|letters)|(?:wrote|written|left|finished) letters|(?:finished|finishing|done) writing (?:(?:a|the|some|my|all my|all the|all) )?(?:notes?|letters?)`},
 	{id: "prep.note_for", level: 3, conf: 0.75, frame: true, src: `(?:wrote|written|writing|left|leaving|finished|drafted|typed|typed up|wrote up|written up|recorded) (?:(?:a|the|some|my) )?(?:note|notes|letter|letters) for (?:my |each of my |all my )?(?:{loved}|everyone|everybody|them|each of them)`},
 	{id: "prep.suicidenote", level: 3, conf: 0.9, src: `(?:my|a) (?:suicide|goodbye) (?:note|letter|message)`},
 	{id: "prep.giveaway", level: 3, conf: 0.85, src: `(?:gave|giving|give|given) (?:away )?(?:all )?(?:of )?my (?:stuff|things|belongings|possessions|pets?|cat|dog|games|clothes|money)(?: away)?`},

@@ -551,6 +551,11 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				// and a suicide attempt, clinically?"
 				!distressed && len(clauses) == 1 && !hasFirstPerson(canon) && definitionRe.MatchString(canon):
 				m.level, mod = 0, "research"
+			case (r.id == "selfharm.noun" || r.id == "passive.suicidal_word") && !distressed && topicNoun(canon[sentStart(clauses, loc[0]):ce], canon):
+				// "how do I ask a patient about suicidal thoughts", "data
+				// linking chronic pain to suicidal ideation": the words as
+				// a subject of work or study, no one's own.
+				m.level, mod = 0, "research"
 			case r.frame && !distressed && !hasFirstPerson(canon[loc[0]:loc[1]]) && leisureRe.matchHits(clause, all) && !suicideTalkRe.matchHits(clause, all) && !frameCancelRe.matchHits(clause, all):
 				m.level, mod = 0, "everyday_use"
 			case r.routine && !res.suicideTalk && !distressed && routineDoseRe.matchHits(clause, all):
@@ -1924,6 +1929,27 @@ var mentionFrameRe = newFilteredRe(regexp.MustCompile(`\bif (?:i|someone|somebod
 
 // definitionRe asks what a word means or how two things differ.
 var definitionRe = regexp.MustCompile(`^(?:what(?: s| is|s)|whats) the (?:\w+ )?(?:difference|distinction) between\b|^how (?:is|are|do|does) (?:\w+ ){1,5}(?:defined|coded|classified|diagnosed|distinguished)\b|^what (?:is|does) (?:the )?(?:definition|clinical definition) of\b`)
+
+// topicNounRe is self-harm or suicidal thinking named as a subject: after
+// a word that makes it one (about, risk of, linking ... to, a client
+// discloses, a character's, a list that says).
+var topicNounRe = regexp.MustCompile(`\b(?:about|on|of|regarding|linking (?:\w+ ){1,4}to|to|between|discloses?|disclosing|disclosed|mentions?|mentioning|handle|handling|managing|manage|assessing|assess|screening for|screen for|rates? of|risk of|history of|signs of|says|said|characters|patients|clients|students|peoples|someones|their|his|her) (?:passive |active |chronic )?(?:(?:and|or|vs|versus) (?:passive |active )?)?(?:self harm\w*|self injur\w*|suicidal (?:ideation|thoughts?|behaviou?rs?|feelings)|suicidality)\b`)
+
+// topicAnchorRe names the work or study a subject belongs to: a patient,
+// a client, a character, data, an exam, a side effect, an app.
+var topicAnchorRe = regexp.MustCompile(`\b(?:patients?|clients?|characters?|students?|pupils|young people|teens|teenagers|adolescents|users|data|research\w*|study|studies|sources|essay|exam|osce|lecture|module|side effects?|leaflet|logs?|apps?|professionals?|nurses?|colleagues?|trust|safeguarding|training|course|novel|book|story|script|screenplay|literature|statistics|stats|evidence|journal)\b`)
+
+// ownNounRe owns self-harm or suicidal thinking: "my", "I have", "I'm
+// having", "I keep", "help me stop", telling a therapist about it.
+var ownNounRe = regexp.MustCompile(`\b(?:my|mine|myself|ive had|ive been|im having|im struggling|im feeling|i still|help me stop|i (?:\w+ )?(?:have|get|keep|struggle|deal|suffer|want|need|feel)|(?:talk|talking|tell|telling|told|mention|mentioning|bring up|bringing up|admit|admitting|open up|opening up) (?:to )?(?:a |the |new |this )?(?:therapist|counsel+or|doctor|gp|psychiatrist|psychologist|nurse|parents?|mum|mom|dad|partner))\b`)
+
+// topicNoun reports self-harm or suicidal thinking named as a subject of
+// work or study in sentence, a sentence of canon: a word that makes it a
+// subject (topicNounRe) in the sentence, the work or study named in the
+// message (topicAnchorRe), and no word owning it (ownNounRe).
+func topicNoun(sentence, canon string) bool {
+	return topicNounRe.MatchString(sentence) && topicAnchorRe.MatchString(canon) && !ownNounRe.MatchString(canon)
+}
 
 // forMeRe says a question is asked for the writer, not for a project.
 var forMeRe = regexp.MustCompile(`\b(?:for me|for myself|asking for me|asking for myself|about me|not for (?:a|an|my|the|research|school|class|uni))\b`)

@@ -80,6 +80,14 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"self-harm or suicidal thoughts as a subject of work or study": {
+			{"how do I ask a patient about suicidal thoughts without sounding scripted", 0, 1},
+			{"is there research linking insomnia to suicidal ideation in teens?", 0, 1},
+			{"our app logs conversations about self harm, what does the trust need to know", 0, 1},
+			{"how risky is it to tell a new therapist about suicidal ideation", 2, 3},
+			{"i keep having suicidal thoughts, is there any research on it", 2, 3},
+			{"what should I say to my doctor about cutting myself", 2, 3},
+		},
 		"letters for an ordinary occasion": {
 			{"wrote letters to all my teachers before leaving school, is that cringe", 0, 1},
 			{"writing a letter to my future self, we do it every new year", 0, 1},

@@ -87,6 +87,8 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"how risky is it to tell a new therapist about suicidal ideation", 2, 3},
 			{"i keep having suicidal thoughts, is there any research on it", 2, 3},
 			{"what should I say to my doctor about cutting myself", 2, 3},
+			{"what should I say to my doctor about my self harm", 2, 3},
+			{"my self-harm is getting worse", 2, 3},
 		},
 		"letters for an ordinary occasion": {
 			{"wrote letters to all my teachers before leaving school, is that cringe", 0, 1},

@@ -23,6 +23,21 @@ func TestPatternEndingInSentenceMarkMatches(t *testing.T) {
 	}
 }
 
+func TestNormalizeKeepsSelfHarmWithItsOwner(t *testing.T) {
+	cases := map[string]string{
+		"my self-harm":         "my self harm",
+		"My self harming":      "my self harming",
+		"I hate my self":       "i hate myself",
+		"end my self tonight":  "kill myself tonight",
+		"my self esteem is ok": "my self esteem is ok",
+	}
+	for in, want := range cases {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestNormalizeKeepsObligationHaveTo(t *testing.T) {
 	cases := map[string]string{
 		"I have to go":      "i have to go",

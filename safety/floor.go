@@ -86,7 +86,7 @@ var (
 	// recoveryRe marks a text that says the person is past it now.
 	recoveryRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:in a|at a) (?:much )?(?:better|good|great|happier|healthier) place|(?:im|feeling|doing|things are|life is|its) (?:so |much |a lot |way )?(?:better|good|great|okay|ok|fine|well|happy) now|(?:im|i am) (?:doing )?(?:much |so |a lot )?better now|recovered|in recovery|(?:years?|months?) clean|(?:been |stayed |staying )?clean (?:for|since) |(?:havent|have not|hasnt) (?:cut|self harmed|hurt myself|relapsed) (?:in|for|since) |(?:so |really )?glad (?:im|i am|i was) (?:still )?(?:alive|here)|glad i (?:didnt|failed|survived|stayed)|(?:dont|do not|no longer) (?:feel|think) (?:that way|like that)|not anymore|no longer (?:suicidal|want to die|feel that way)|got (?:help|better|through it)|(?:made|make) it through|(?:survived|overcame|beat) (?:it|that|depression|my darkest \w+)|(?:now|today|these days) (?:im|i am|i feel|life is|things are|its) (?:\w+ ){0,2}(?:well|better|good|great|happy|okay|ok|fine|stable|healthy|engaged|married)|doing (?:really |so |very |pretty )?well(?: now| these days)|(?:im|feeling|doing|things are|life is|its) (?:\w+ ){0,3}(?:better|good|great|okay|ok|fine|well|happy|happier)(?: now| these days| today)|now (?:im|i am) (?:training|studying|working|married|engaged|a mom|a dad|a mum|a nurse|a teacher|in school|in college|happy|sober|clean|in therapy|on meds)|(?:therapy|treatment|medication|meds|help) (?:really )?(?:helped|saved me|works)|(?:\w+ )?(?:years?|months?) clean|(?:im|i am|were|we are) (?:getting married|engaged|having a baby|expecting)|(?:today|this year|this week|yesterday|now|since then) (?:i |ive |im )?(?:just )?(?:graduated|ran (?:my|a|the) |walked my|got (?:a|the|my) (?:new )?(?:job|offer|degree|place|promotion|licence|license|diploma)|got married|got engaged|moved into|held (?:my|her|him|the baby)|took (?:my|the) (?:kids|children|daughter|son|grandkids)|started (?:uni|college|school|my new job|a new job|work|my apprenticeship)|joined (?:a|the) |finished (?:my|the|a) (?:degree|course|marathon|training|first)|became (?:a|an) |passed (?:my|the) |in (?:med|nursing|law|grad) school|went to my (?:\w+ )?(?:christening|wedding|graduation)))\b`))
 	// reportRe marks reported speech of someone else in a clause.
-	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my \w+|friend|someone|somebody|coworker|colleague|(?:a|this) (?:guy|girl|kid|boy|student|teammate)(?: in (?:my|the) \w+(?: \w+)?)?) (?:said|says|told me|texted|texts|messaged|posted|wrote|writes|keeps saying|kept saying|keeps posting|keeps writing|keeps typing|keeps joking|tells me|told us|told everyone|admitted|confessed)\b|\bwhat (?:does|do|did) (?:\w+ ){1,3}mean\b|\b(?:asking|asked|ask) (?:me )?what (?:\w+ ){1,3}means\b`))
+	reportRe = newFilteredRe(regexp.MustCompile(`\b(?:he|she|they|my (?:(?:best|little|big|older|younger|old|new|ex|step|duo|online|school|work|close|other|twin|baby|half|dear|late|good|only|oldest|youngest|eldest|teenage|grown|gaming|study) )?\w+|friend|someone|somebody|coworker|colleague|(?:a|this) (?:guy|girl|kid|boy|student|teammate)(?: in (?:my|the) \w+(?: \w+)?)?) (?:just |always |then |also |literally |suddenly )?(?:said|says|told me|texted|texted me|texts|messaged|messaged me|posted|wrote|writes|keeps saying|kept saying|keeps posting|keeps writing|keeps typing|keeps joking|tells me|told us|told everyone|admitted|confessed|yelled|screamed|shouted)\b|\bwhat (?:does|do|did) (?:\w+ ){1,3}mean\b|\b(?:asking|asked|ask) (?:me )?what (?:\w+ ){1,3}means\b`))
 	// fictionRe marks a clause about a story or a character.
 	fictionRe = newFilteredRe(regexp.MustCompile(`\b(?:my|a|the|his|her|our) (?:character|protagonist|novel|fanfic|fic|fiction|screenplay|poem|song|lyrics|book|movie|film|show|game|villain|hero|heroine|mc|narrator|short story|play|campaign)\b|\bin (?:the|a|my) (?:story|novel|book|movie|film|game|show|song|video ?game|videogame|\w+ game|campaign|play)\b|\bin (?:minecraft|fortnite|call of duty|gta|skyrim|the sims|roblox|dark souls|elden ring|zelda|dnd|d and d)\b|\blyrics?\b|\bquote\b`))
 	// accidentRe marks an accidental injury ("cut myself cooking").
@@ -562,7 +562,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = 0, "routine_dose"
 			case thingSubject(prefix, canon[loc[0]:loc[1]]):
 				m.level, mod = 0, "not_self"
-			case aboutOthers(prefix, canon[loc[0]:loc[1]], all) || signsFrameRe.MatchString(canon[sentStart(clauses, loc[0]):loc[1]]):
+			case aboutOthers(prefix, canon[loc[0]:loc[1]], all) || signsFrameRe.MatchString(canon[sentStart(clauses, loc[0]):loc[1]]) ||
+				termAsked(canon[sentStart(clauses, loc[0]):loc[0]], canon[loc[1]:max(ce, loc[1])]):
 				m.level, mod = 0, "third_party"
 				res.flags.ThirdParty = true
 			case fictionRe.matchHits(clause, all) && !strings.Contains(prefix, " i ") && !strings.HasPrefix(prefix, "i "):
@@ -1254,6 +1255,21 @@ func aboutOthers(prefix, span string, all hits) bool {
 		}
 	}
 	return (!hasFirstPerson(span) || attributedBefore(prefix)) && thirdPartySubject(prefix, span)
+}
+
+// termAskedBeforeRe and termAskedAfterRe frame a term whose meaning is
+// asked: "what does kms mean", "he asked me what ctb stands for".
+var (
+	termAskedBeforeRe = regexp.MustCompile(`(?:\bwhat (?:does|do|did|would|is|could) |\b(?:asking|asked|ask|asks|wondering|wonder|wondered) (?:me |us |you )?what )(?:the (?:word|words|term|slang|acronym|abbreviation|phrase|emoji) )?$`)
+	termAskedAfterRe  = regexp.MustCompile(`^ ?(?:even )?(?:mean|means|meant|stand for|stands for|stood for)\b`)
+)
+
+// termAsked reports a match asked about as a term, between before (its
+// sentence up to it) and after (the rest of its sentence): "what does kms
+// mean", "asking what ctb stands for". "What does it mean that I want to
+// kill myself" asks about the writer, not a term.
+func termAsked(before, after string) bool {
+	return termAskedBeforeRe.MatchString(before) && termAskedAfterRe.MatchString(after)
 }
 
 // afterOwnSubject is prefix after its last first-person subject ("i",

@@ -80,6 +80,14 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"someone else's words, reported or asked about": {
+			{"my best mate yelled 'i'm gonna kms' at the telly when we lost", 0, 1},
+			{"my kid asked me what kms means, what do i tell him", 0, 1},
+			{"what does ctb stand for? saw it in my nephew's group chat", 0, 1},
+			{"what does it mean that i want to kill myself", 2, 3},
+			{"i turned to my friend and said i want to kill myself", 2, 3},
+			{"you know what kms means right. that's what i'm going to do", 2, 3},
+		},
 		"self-harm or suicidal thoughts as a subject of work or study": {
 			{"how do I ask a patient about suicidal thoughts without sounding scripted", 0, 1},
 			{"is there research linking insomnia to suicidal ideation in teens?", 0, 1},

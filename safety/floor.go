@@ -242,15 +242,12 @@ func (f *Floor) assessRules(in Input, view bool) RulesVerdict {
 	a.Path = append(a.Path, cur.path...)
 
 	// Window: risk spread over the last few messages.
-	// A message that finishes the last one so that it says nothing of
+	// A message that finishes the last one so that the two say nothing of
 	// risk leaves that one out of the window and of the conversation view.
-	clarified := f.clarifies(hist, text, cur)
+	clarified := false
 	if len(in.History) > 0 && !(in.AskedSafetyQuestion && denyRe.MatchString(text)) {
-		wh := hist
-		if clarified {
-			wh = hist[:len(hist)-1]
-		}
-		w := f.window(wh, text, cur, in.Answered, isCommand(in.Text))
+		var w match
+		w, clarified = f.window(hist, text, cur, in.Answered, isCommand(in.Text))
 		if w.level > a.Level {
 			a.Level = w.level
 			a.Confidence = w.conf
@@ -861,9 +858,21 @@ func (f *Floor) movedOn(canon string, all hits) bool {
 // that", "past me who", "the night I", "how I got through the time I".
 var pastFramedBeforeRe = regexp.MustCompile(`(?:\b(?:(?:\w+ )?(?:months?|years?|decades?)|so long|a long time|ages|forever) since (?:i )?(?:(?:last|ever|really|truly) )?|\b(?:past|old|younger|former|teenage|teen) (?:me|self) (?:(?:that|who|when) )?(?:i )?|\b(?:version|part) of me (?:(?:that|who|which) )?|\bthe (?:time|times|night|nights|year|years|period|days|months|winter|summer) (?:(?:when|that) )?(?:i )?(?:last )?|\b(?:got|get|getting|came|come|made it|pulled|pull) through (?:(?:the|those|that|my) )?(?:(?:time|times|years?|period|months?|days|phase|nights?) )?(?:(?:when|where|that) )?(?:i )?)$`)
 
-// pastFramedTenseRe is the past tense a past frame must hold: "since I
-// last wanted to die", not "since I want to die".
-var pastFramedTenseRe = regexp.MustCompile(`\b(?:wanted|tried|felt|thought|was|were|had|took|cut|attempted|wished|planned|hurt|harmed|overdosed|nearly|almost)\b`)
+// pastFramedTense holds the past-tense words a past frame must have:
+// "since I last wanted to die", not "since I want to die".
+var pastFramedTense = map[string]bool{"wanted": true, "tried": true, "felt": true, "thought": true, "was": true,
+	"were": true, "had": true, "took": true, "cut": true, "attempted": true, "wished": true, "planned": true,
+	"hurt": true, "harmed": true, "overdosed": true, "nearly": true, "almost": true}
+
+// hasPastTense reports a word of pastFramedTense in s.
+func hasPastTense(s string) bool {
+	for w := range strings.FieldsSeq(s) {
+		if pastFramedTense[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // pastFramedAfterRe dates the sentence before it to a time long gone:
 // "I wanted to die too. That was five years ago."
@@ -894,16 +903,24 @@ func comesBack(s string) bool {
 // next sentence dating it ("... I wanted to die. That was five years
 // ago."). Nothing after it may say the state is back or goes on.
 func pastFramed(canon string, loc []int, ce int) bool {
-	if comesBack(canon[loc[1]:]) {
-		return false
+	framed := false
+	if hasPastTense(canon[loc[0]:loc[1]]) || hasPastTense(lastWords(canon[:loc[0]], 2)) {
+		framed = pastFramedBeforeRe.MatchString(lastWords(canon[:loc[0]], 8) + " ")
 	}
-	if pastFramedTenseRe.MatchString(canon[loc[0]:loc[1]]) || pastFramedTenseRe.MatchString(lastWords(canon[:loc[0]], 2)) {
-		if pastFramedBeforeRe.MatchString(strings.TrimRight(canon[:loc[0]], " ") + " ") {
-			return true
+	if !framed && ce < len(canon) {
+		if next, ok := strings.CutPrefix(canon[ce:], " . "); ok && startsAny(next, "that ", "this ", "it ", "all ", "and ", "but ") {
+			framed = pastFramedAfterRe.MatchString(next)
 		}
 	}
-	if next := strings.TrimPrefix(canon[ce:], " . "); ce < len(canon) && next != canon[ce:] {
-		return pastFramedAfterRe.MatchString(next)
+	return framed && !comesBack(canon[loc[1]:])
+}
+
+// startsAny reports whether s starts with one of the prefixes.
+func startsAny(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
 	}
 	return false
 }
@@ -1000,7 +1017,7 @@ var retractRe = newFilteredRe(regexp.MustCompile(`\b(?:actually|i lied|i was lyi
 // earlier messages (Input.Answered): then the window adds risk only to a
 // message with a signal of its own. command says the message is a command
 // to Haven ("/help"), which does not carry an earlier disclosure on.
-func (f *Floor) window(history []string, canon string, cur scanResult, answered, command bool) match {
+func (f *Floor) window(history []string, canon string, cur scanResult, answered, command bool) (match, bool) {
 	var best match
 	raise := func(level Level, conf float64, note string) {
 		if level > best.level {
@@ -1019,8 +1036,13 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	// intentHist: an earlier intent or farewell the rules lowered for want
 	// of context; with a preparation or a time now, each is the other's.
 	intentHist := false
-	for _, h := range history {
+	clarified := false
+	for i, h := range history {
 		hs := f.scan(h, false)
+		if i == len(history)-1 && f.finishes(h, hs, canon, cur) {
+			clarified = true
+			continue
+		}
 		hb := hs.best()
 		hh := hs.hits
 		if hh == nil {
@@ -1070,7 +1092,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 		// After a clear answer, a message with nothing of its own ("today
 		// I made her soup and cried") is not read as the earlier words'
 		// timing.
-		return best
+		return best, clarified
 	}
 	switch {
 	case (anyIdeation || cb.level >= 2) && (cur.timing || cur.prep) && (anyTiming || anyPrep):
@@ -1181,36 +1203,32 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	// A message that steps back is never raised by the rules above either
 	// (checked first, so that the step back is read once).
 	if best.level >= 2 && cb.level < 2 && !prepNow && steppedBack(canon, ch, imminentHist) {
-		return match{}
+		return match{}, clarified
 	}
 	if best.level < 2 && ownIdeation && !steppedBackSince && !answered && !command && cb.level < 2 && len(cur.decided) == 0 && !steppedBack(canon, ch, imminentHist) &&
 		!fictionRe.matchHits(canon, ch) && !continuesIdiom(history, canon) {
 		raise(2, 0.6, "ideation earlier, not stepped back from")
 	}
-	return best
+	return best, clarified
 }
 
-// clarifies reports whether the current message, canon (scanned as cur),
-// finishes the last earlier message so that the two no longer say what
-// that message said alone: "i won't be here tomorrow" then "double shift,
-// then my brother's stag do", "thinking about ending it" then "with my
-// girlfriend", "i'm done" then "with my thesis i mean". A conversation
-// split over messages reads as it would in one: the last earlier message,
-// read alone at level 2 or more (the writer's own), is read joined with
-// this one, and where the rules put the joined message below 2 the
-// earlier one is answered by it and the window does not carry it on. A
-// message with risk of its own clarifies nothing.
-func (f *Floor) clarifies(history []string, canon string, cur scanResult) bool {
-	if len(history) == 0 || canon == "" || cur.best().level >= LevelIdeation || cur.suicideTalk {
+// finishes reports whether the current message, canon (scanned as cur),
+// finishes last, the last earlier message (scanned as ls), so that the two
+// no longer say what last said alone: "i won't be here tomorrow" then
+// "night shift, then my cousin's wedding", "I want to die" then "of
+// embarrassment". A conversation split over messages reads as it would in
+// one: last, read alone at level 2 or more (the writer's own), is read
+// joined with this one, and where the rules put the joined message below
+// 2 by setting something aside (an idiom finished, an absence with its
+// reason) the window does not carry last on. A message with risk of its
+// own finishes nothing, and neither does a joined reading that only fails
+// to match.
+func (f *Floor) finishes(last string, ls scanResult, canon string, cur scanResult) bool {
+	if canon == "" || cur.best().level >= LevelIdeation || cur.suicideTalk ||
+		ls.best().level < LevelIdeation || ls.flags.ThirdParty {
 		return false
 	}
-	last := history[len(history)-1]
-	ls := f.scan(last, false)
-	if ls.best().level < LevelIdeation || ls.flags.ThirdParty {
-		return false
-	}
-	joined := strings.TrimSuffix(last, " .") + " " + canon
-	js := f.scan(joined, false)
+	js := f.scan(strings.TrimSuffix(last, " .")+" "+canon, false)
 	return js.best().level < LevelIdeation && len(js.decided) > 0
 }
 
@@ -1269,7 +1287,7 @@ var (
 // mean", "asking what ctb stands for". "What does it mean that I want to
 // kill myself" asks about the writer, not a term.
 func termAsked(before, after string) bool {
-	return termAskedBeforeRe.MatchString(before) && termAskedAfterRe.MatchString(after)
+	return termAskedAfterRe.MatchString(after) && termAskedBeforeRe.MatchString(lastWords(before, 8)+" ")
 }
 
 // afterOwnSubject is prefix after its last first-person subject ("i",

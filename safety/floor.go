@@ -493,7 +493,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				continue
 			}
 			if (len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy)) ||
-				(len(r.notPrecededBy) > 0 && precededBy(prefix, r.notPrecededBy)) {
+				(len(r.notPrecededBy) > 0 && precededBy(prefix, r.notPrecededBy)) || endsItWithSomeone(canon[loc[0]:loc[1]], canon[loc[1]:]) {
 				// "end it with him", "in my last post": a deliberate reading
 				// the scorer must not undo either.
 				res.decided = append(res.decided, decidedSpan(canon, cs, ce, loc[0]))
@@ -1803,6 +1803,20 @@ func init() {
 		stepdad stepmom stepmother stepfather baby toddler teen teenager dog cat`) {
 		personNouns[w] = true
 	}
+}
+
+// endItRe ends a match that ends "it" or "things": "thinking about ending
+// it", "I want to end things".
+var endItRe = regexp.MustCompile(`\b(?:end|ending|ended|ends|finish|finishing) (?:it|things|this)$`)
+
+// withSomeoneRe is a person, or a tie to one, right after: "with my
+// girlfriend", "with him", "with the gym".
+var withSomeoneRe = regexp.MustCompile(`^ with (?:(?:him|her|them)(?: \.|$| tonight| today| tomorrow| for| because| and| but| cos| bc| soon| already| finally| now| properly| once)|my (?:\w+ )?(?:boyfriend|girlfriend|bf|gf|partner|husband|wife|fiance|fiancee|ex|man|girl|guy|situationship|job|boss|friend|bestie|therapist|gym|landlord|band|team|club|course|degree|phone contract|lease)|(?:the|this|that|our) (?:job|course|degree|relationship|gym|band|team|club|subscription|contract|lease|situationship))\b`)
+
+// endsItWithSomeone reports a match that ends "it" with someone ("ending it
+// with my girlfriend"): a relationship or a tie ended, not a life.
+func endsItWithSomeone(span, after string) bool {
+	return strings.HasPrefix(after, " with ") && endItRe.MatchString(span) && withSomeoneRe.MatchString(after)
 }
 
 // personNoun reports a person noun, also in the possessive ("dads").

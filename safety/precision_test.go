@@ -80,6 +80,15 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"ending it with someone, or by a means": {
+			{"thinking about ending it with my girlfriend, we fight every day", 0, 1},
+			{"been thinking about ending it with her for weeks", 0, 1},
+			{"i want to end it with him, i can't do this relationship", 0, 1},
+			{"ending it with my dad's gun", 2, 3},
+			{"i'm ending it tonight with her pills", 3, 3},
+			{"ending it with her pills tonight", 3, 3},
+			{"thinking about ending it with pills", 2, 3},
+		},
 		"someone else's words, reported or asked about": {
 			{"my best mate yelled 'i'm gonna kms' at the telly when we lost", 0, 1},
 			{"my kid asked me what kms means, what do i tell him", 0, 1},

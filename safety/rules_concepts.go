@@ -137,6 +137,9 @@ var conceptRules = []rule{
 	// means and a goal word before the pattern runs.)
 	{id: "concept.means_goal", level: 2, conf: 0.8, frame: true, src: `(?:{weapon}|{drug}|{poison}|{height}|tracks|train tracks|railway|jump|jumping|fall|falling) (?:\w+ ){0,8}{goal}`},
 	{id: "concept.goal_means", level: 2, conf: 0.8, frame: true, src: `{goal} (?:\w+ ){0,4}(?:with|from|using|off|by) (?:a |an |the |my |some )?(?:\w+ )?(?:{weapon}|{drug}|{poison}|{height})`},
+	// Ending it by a means, said as what one is doing: "ending it with my
+	// dad's gun", "I'm ending it tonight with her pills".
+	{id: "concept.ending_by_means", level: 2, conf: 0.8, frame: true, src: `(?:ending|ended|end|finishing) (?:it|it all|things|everything|my life) (?:(?:tonight|today|now|soon|this week|for good) )?(?:with|using) (?:a |an |the |my |some |his |her |their |all (?:my |the |of my |of the |of her |of his )?)?(?:\w+ ){0,2}(?:{weapon}|{drug}|{poison})`},
 	// An evaluative question about a means: "is the 8th floor enough",
 	// "does carbon monoxide hurt".
 	{id: "concept.means_question", level: 2, conf: 0.75, frame: true, src: `(?:is|would|will|does|do|can|could|should) (?:\w+ ){0,6}(?:{height}|{weapon}|{poison}|jumping|hanging|drowning|an overdose|overdosing)(?: (?:floor|storey|story|high|up|down))? (?:enough|fatal|lethal|deadly|painful|painless|survivable|instant|hurt|kill (?:you|me))(?: \.|$| to| if| for me| right)|(?:is|would|will) (?:\w+ ){0,3}{height}(?: \w+){0,4} (?:high|tall) enough(?: \.|$| to| for| if)`},

@@ -107,11 +107,19 @@ var (
 		`(?:off|heading|going|driving|flying|travel+ing|on my way|on our way) (?:back )?(?:up |down |over )?to (?:my|our) (?:\w+ )?(?:(?:nans|nanas|nannas|grans|grandmas|grandads|grandpas|grandparents|mums|moms|mams|dads|parents|folks|sisters|brothers|aunts|aunties|uncles|cousins|sons|daughters|friends|mates|in ?laws)(?: \.|$| for| in| this| next| tomorrow| tonight| until| till| over| house| place| flat)|(?:\w+ )?(?:house|place|flat|village|hometown|home town))|(?:off|heading|going|driving|flying) (?:to|for) (?:the )?airport|on the road (?:to|for|all|until|till)|` +
 		// a hospital visit for a procedure, a kind of leave
 		`(?:hospital|clinic) (?:for|to have|to get) (?:my |a |an |the |some )?(?:\w+ )?(?:operation|op|procedure|scan|hip|knee|shoulder|back|eyes?|cataracts?|tests?|treatment|infusion|chemo|biopsy|check ?up|baby|induction|mri|x ray|bloods|physio|surgery|replacement|stitches|cast)|(?:annual|sick|mental health|personal|study|parental|maternity|paternity|compassionate|bereavement) (?:leave|day))\b`))
+	// workGoodbyeRe is a goodbye to the people of a workplace, a school or
+	// a club ("goodbye letters to my year 6 class", "a farewell note for my
+	// team"), or a leaving scoped to a platform ("logging off for good. From
+	// Slack, anyway"): ordinary, unless loved ones are in it too
+	// (lovedOnesRe).
+	workGoodbyeRe = newFilteredRe(regexp.MustCompile(`\b(?:(?:letters?|notes?|cards?|messages?|speech|email|emails) (?:to|for) (?:all |each of )?(?:my|our|the) (?:\w+ )?(?:team|class|clients|customers|regulars|staff|pupils|patients|colleagues|coworkers|workmates|crew|department|office|students|kids at school|squad|guild|club|choir|congregation|volunteers)|(?:from|off) (?:this |the |that |all |my )?(?:game|games|slack|discord|twitter|instagram|insta|tiktok|facebook|reddit|social media|socials|server|app|apps|platform|site|group chat|steam|xbox|playstation|league|ranked|whatsapp|snapchat)|uninstall\w*)\b`))
+	// lovedOnesRe names family, a partner or friends.
+	lovedOnesRe = regexp.MustCompile(`\b(?:mum|mom|mam|dad|parents|family|sister|sisters|brother|brothers|wife|husband|partner|kids|children|son|daughter|friends|best friend|boyfriend|girlfriend|fiance|fiancee|everyone|everybody|loved ones|grandkids|grandchildren)\b`)
 	// noReturnRe says there is no coming back from where the writer goes
 	// ("driving to the coast and I'm not driving back"), or that it is
 	// beyond this life: it denies an ordinary reason for an absence, but
 	// for a move (movingRe), which has no way back by nature.
-	noReturnRe = regexp.MustCompile(`\b(?:not|never|wont|will not|dont|do not|im not|i am not) (?:be )?(?:coming|come|driving|drive|walking|walk|going|go|getting|get|flying|fly|swimming|swim|making it) (?:back|home|out)\b|\bone way\b|\bno (?:return|way back|coming back)\b|\b(?:grave|graves|heaven|cemetery|afterlife)\b`)
+	noReturnRe = regexp.MustCompile(`\b(?:not|never|wont|will not|dont|do not|im not|i am not) (?:be )?(?:coming|come|driving|drive|walking|walk|going|go|getting|get|flying|fly|swimming|swim|making it) (?:back|home|out)\b|\bone way\b|\bno (?:return|way back|coming back)\b|\b(?:grave|graves|heaven|cemetery|afterlife)\b|\b(?:for when|after|once) (?:im|i am|ive|i have) (?:gone|dead|died|not here)\b|\bwhere (?:im|i am) going\b|\bnot (?:from|off|just) (?:\w+ ){0,2}\w+ \. (?:from|off)\b|\b(?:from|off) (?:life|everything|existence|this world|it all|the world)\b`)
 	// movingRe is a move of home or country.
 	movingRe = regexp.MustCompile(`\b(?:moving|move|moved|emigrat\w*|relocat\w*)\b`)
 	// conditionalRe marks hypothetical or conditional framing ("if i fail
@@ -426,8 +434,8 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// nan's", "night shift"), unless the message denies it ("and not on a
 	// trip").
 	excused := func() bool {
-		return inSentence(absenceExcuseRe) && !absenceDeniedRe.MatchString(canon) &&
-			(!noReturnRe.MatchString(canon) || movingRe.MatchString(canon))
+		return (inSentence(absenceExcuseRe) || (inSentence(workGoodbyeRe) && !lovedOnesRe.MatchString(canon))) &&
+			!absenceDeniedRe.MatchString(canon) && (!noReturnRe.MatchString(canon) || movingRe.MatchString(canon))
 	}
 	fams := distressFamilies(canon, all)
 	talk := histTalk || res.suicideTalk

@@ -80,6 +80,15 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"a goodbye at work, or to a platform": {
+			{"wrote goodbye cards for my team, last day friday", 0, 1},
+			{"logging off for good, from twitter at least", 0, 1},
+			{"gonna log off for good tonight. not from discord. from life", 3, 3},
+			{"love to the crew. clocking off for good tonight", 3, 3},
+			{"wrote goodbye letters to my family and my team", 3, 3},
+			{"gave away my guitar. won't need it where i'm going", 3, 3},
+			{"paid off the card, everything's sorted for when i'm gone", 3, 3},
+		},
 		"ending it with someone, or by a means": {
 			{"thinking about ending it with my girlfriend, we fight every day", 0, 1},
 			{"been thinking about ending it with her for weeks", 0, 1},

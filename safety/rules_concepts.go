@@ -472,7 +472,7 @@ var conceptRules = []rule{
 	// Logging off, signing off or checking out "for good" with nothing
 	// named to leave (a server, a game, an app is named): the chat
 	// euphemism for dying.
-	{id: "goodbye.log_off_for_good", level: 3, conf: 0.7, notFollowedBy: []string{"from", "on", "of", "with"}, src: `(?:log|logs|logging|logged|sign|signing|signed|clock|clocking|clocked|check|checking|checked) (?:off|out)(?: \.)?(?: tonight| now| today| soon| after this| this weekend)?(?: \.)? for good(?: this time)?`},
+	{id: "goodbye.log_off_for_good", level: 3, conf: 0.7, excusable: true, notFollowedBy: []string{"from", "on", "of", "with"}, src: `(?:log|logs|logging|logged|sign|signing|signed|clock|clocking|clocked|check|checking|checked) (?:off|out)(?: \.)?(?: tonight| now| today| soon| after this| this weekend)?(?: \.)? for good(?: this time)?`},
 	// "Goodnight forever", and being done "for good" with nothing to be
 	// done with: last words.
 	{id: "goodbye.done_for_good", level: 3, conf: 0.7, src: `(?:good ?night|nite) (?:forever|for good)|(?:^|\. |i |im |i am )(?:so )?done(?: here)? for good(?: \.|$| now| tonight)`},

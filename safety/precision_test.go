@@ -80,6 +80,20 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"last year i tried to overdose. this year i have the pills ready", 3, 3},
 			{"two years ago i overdosed. now i have no idea where my life is going and i need help", 2, 3},
 		},
+		"a self-injury milestone, and a relapse after one": {
+			{"two years today since i last hurt myself, my sister baked a cake", 0, 1},
+			{"haven't self harmed since i changed schools, scars are fading", 0, 1},
+			{"first summer in short sleeves since i stopped cutting", 0, 1},
+			{"two years since i last cut and i relapsed last night", 2, 3},
+			{"haven't cut since june but i really want to tonight", 2, 3},
+		},
+		"better off if I did something ordinary": {
+			{"everyone would be better off if i just left the group chat", 0, 1},
+			{"sometimes i think my flatmates would be better off if i moved out", 0, 1},
+			{"everyone would be better off if i didn't come home", 2, 3},
+			{"everyone would be better off if i left this world", 2, 3},
+			{"everyone would be better off if i just left", 2, 3},
+		},
 		"a goodbye at work, or to a platform": {
 			{"wrote goodbye cards for my team, last day friday", 0, 1},
 			{"logging off for good, from twitter at least", 0, 1},

@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -329,7 +330,10 @@ var moreRules = []rule{
 	{id: "passive.suicide_thought", level: 2, conf: 0.75, src: `(?:suicide|suicidal) (?:thoughts|ideation|urges|feelings) (?:have|has|are|keep|came|come|hit|hits|is|plague|plagued|return|returned|creep|crept|consume)`},
 	{id: "passive.die_soon", level: 2, conf: 0.65, needsContext: true, src: `(?:im|i am) (?:going to|gonna) die (?:soon|tonight|today|anyway|anyways|one day by my own)`},
 
-	{id: "passive.more", level: 2, conf: 0.7, src: `(?:want to|wish to|wish i could|wish i can|wanna) (?:no longer|not) (?:be here|exist|be alive|live|wake up)|die in my sleep|(?:cant|dont want to) be (?:here|on this earth|in this world|alive) (?:anymore|any longer)|(?:suicide|killing myself|dying|death|ending it) (?:has been|is|keeps|was|been) (?:on|in|crossing) my mind|debating (?:suicide|killing myself|ending it)|(?:all|the only thing) i (?:ever )?(?:think|thought) (?:about|of) is (?:dying|death|suicide|killing myself|ending it)|(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i|when i|once i)|(?:wish i can|wish i could) (?:just )?die|(?:dont know|idk|not sure) how to (?:just )?die|how to (?:just )?die|(?:courage|guts|nerve|strength) to (?:jump|do it|end it|go through with it|kill myself|pull the trigger)|(?:reason|reasons) (?:not to|why i shouldnt|i shouldnt) (?:do it|kill myself|die|end it|end my life|jump)|why i shouldnt (?:do it|kill myself|die|end it)`},
+	// "Better off if I ..." finished by an ordinary act ("moved away",
+	// "left the group chat", "stopped asking them for help") is a
+	// burden felt, not a wish to be gone.
+	{id: "passive.more", level: 2, conf: 0.7, notFollowedBy: betterOffActs, src: `(?:want to|wish to|wish i could|wish i can|wanna) (?:no longer|not) (?:be here|exist|be alive|live|wake up)|die in my sleep|(?:cant|dont want to) be (?:here|on this earth|in this world|alive) (?:anymore|any longer)|(?:suicide|killing myself|dying|death|ending it) (?:has been|is|keeps|was|been) (?:on|in|crossing) my mind|debating (?:suicide|killing myself|ending it)|(?:all|the only thing) i (?:ever )?(?:think|thought) (?:about|of) is (?:dying|death|suicide|killing myself|ending it)|(?:everyone|everybody|people|they|my family|the world) (?:would|will) be (?:better off|happier|better) (?:if i|when i|once i)|(?:wish i can|wish i could) (?:just )?die|(?:dont know|idk|not sure) how to (?:just )?die|how to (?:just )?die|(?:courage|guts|nerve|strength) to (?:jump|do it|end it|go through with it|kill myself|pull the trigger)|(?:reason|reasons) (?:not to|why i shouldnt|i shouldnt) (?:do it|kill myself|die|end it|end my life|jump)|why i shouldnt (?:do it|kill myself|die|end it)`},
 	{id: "passive.way_out", level: 2, conf: 0.65, needsContext: true, src: `(?:need|want|looking for|find|found|only) (?:a |the )?way out|i (?:just )?want out|(?:lose|losing|lost) (?:my|the) (?:battle|fight)|the way out (?:for me )?is|(?:leave|exit) this existence`},
 	// "it" is whatever was said before: suicide when the message or the
 	// window speaks of death or distress, an argument or an exam otherwise.
@@ -479,3 +483,21 @@ func compileRules(in []rule) []rule {
 // defaultLexicon is built from the frozen normalizer vocabulary and the
 // common words.
 var defaultLexicon = newLexicon(normalizerWords)
+
+// betterOffActs are the ordinary acts that may finish "everyone would be
+// better off if I": moving away, leaving a group, stopping a habit of
+// asking or organising, stepping back.
+var betterOffActs = func() []string {
+	acts := []string{"moved away", "moved out", "moved far away", "moved abroad", "moved back home",
+		"left the group", "left the chat", "left the group chat", "left the team", "left the band", "left the club",
+		"left the course", "left the company", "left my job", "left the server", "left our group",
+		"stopped bothering", "stopped asking", "stopped texting", "stopped messaging", "stopped organising",
+		"stopped organizing", "stopped causing", "stopped complaining", "stepped back from", "stepped down from",
+		"quit the team", "quit the band", "quit my job", "dropped out of", "stayed home from", "shut up", "kept quiet",
+		"kept my mouth shut", "wasnt in the group"}
+	out := slices.Clone(acts)
+	for _, a := range acts {
+		out = append(out, "just "+a)
+	}
+	return out
+}()

@@ -130,6 +130,12 @@ var conceptRules = []rule{
 	{id: "concept.relapse_blade", level: 2, conf: 0.75, selfInjury: true, whole: true, src: `relaps\w*(?: \w+){0,6} (?:\. )?(?:\w+ ){0,4}(?:blade|blades|razor|razors|cut|cutting|cuts|sh|self harm|scars|burn|burning|bleeding|bled|lighter)`},
 	{id: "concept.head_wall", level: 2, conf: 0.75, selfInjury: true, src: `(?:hitting|banging|bashing|slamming|smashing|hit|banged|bashed|slammed|smashed) my head (?:against|into|on) (?:the |a |my )?(?:wall|walls|floor|door|desk|mirror)(?: \w+){0,3} (?:on purpose|until|till|so hard|again|every|to feel|to stop|to punish)`},
 	{id: "concept.pain_end_forever", level: 2, conf: 0.7, src: `(?:the pain|it|everything|this|the suffering|my suffering|my life|it all) to (?:end|stop|be over|go away)(?: \w+)? (?:permanently|forever|for good|for ever|once and for all)`},
+	// A relapse into self-injury, or the urge back, told after the words
+	// for it: "two years since I last cut and I relapsed last night",
+	// "haven't cut since june but I really want to tonight". Timeless: a
+	// milestone in the same message is what was broken.
+	{id: "concept.injury_relapse", level: 2, conf: 0.75, selfInjury: true, timeless: true, src: `(?:cut|cutting|self harm\w*|sh|hurt myself|hurting myself|harm myself|harming myself|burn myself|burning myself)(?: \w+){0,12} (?:i|and|but|then) (?:i )?(?:just |finally |have |ve |kind of |kinda )?(?:relapsed|slipped|caved|gave in)(?: \.|$| last night| today| tonight| again| this morning| yesterday| and| but| so| after)`},
+	{id: "concept.injury_urge_back", level: 2, conf: 0.7, selfInjury: true, timeless: true, src: `(?:cut|cutting|self harm\w*|sh|hurt myself|hurting myself|burn myself|burning myself)(?: \w+){0,10} (?:but|and|now) (?:i )?(?:really |so |just |badly |desperately )?(?:want|need|wanna) to(?: so bad| so badly| tonight| again| right now| rn| today)+(?: \.|$)`},
 	{id: "concept.injury_urge", level: 2, conf: 0.75, selfInjury: true, src: `(?:urge|urges|need|want|wanting|craving|itching|tempted|dying) to (?:cut|burn|bleed|scratch|carve|hit myself|punch myself|self harm|sh|relapse)(?: \.|$| till| until| til| so| again| tonight| badly| bad| right now| rn| is| are| has| have| but| and| just| even)`},
 
 	// ---- means named with the goal of dying (C-SSRS 3) ----

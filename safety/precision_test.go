@@ -94,6 +94,13 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"everyone would be better off if i left this world", 2, 3},
 			{"everyone would be better off if i just left", 2, 3},
 		},
+		"an apology for an everyday fault": {
+			{"tell my sister i'm sorry i ate her leftovers", 0, 1},
+			{"can you tell my mum i'm sorry for being late, my phone died", 0, 1},
+			{"tell my mum i'm sorry for everything", 3, 3},
+			{"tell them i'm sorry for the mess", 3, 3},
+			{"tell them i'm sorry i took them all", 3, 3},
+		},
 		"a goodbye at work, or to a platform": {
 			{"wrote goodbye cards for my team, last day friday", 0, 1},
 			{"logging off for good, from twitter at least", 0, 1},

@@ -226,7 +226,7 @@ var conceptRules = []rule{
 	{id: "concept.said_goodbyes", level: 3, conf: 0.75, excusable: true, src: `(?:ive|i have|i|just|already) (?:already |finally |just )?(?:said|made|written|wrote) (?:all )?my (?:goodbyes|last goodbyes|final goodbyes|goodbye letters|goodbye messages)(?: \.|$| to everyone| to my| already| now| today| tonight| and| but)`},
 	{id: "concept.goodbye_written", level: 3, conf: 0.8, excusable: true, src: `(?:wrote|written|writing|sent|send|sending|recorded|recording|left|leaving|drafted|scheduled) (?:\w+ ){0,2}(?:goodbye|farewell|final|last) (?:messages?|notes?|letters?|videos?|texts?|emails?|posts?)`},
 	{id: "concept.sorry_goodbye", whole: true, level: 3, conf: 0.75, needsOwnContext: true, src: `(?:im sorry|sorry for everything|i love you all|i love you guys|thank you for everything|thanks for everything)(?: \w+){0,4} \.? ?(?:goodbye|bye|farewell|this is it|this is goodbye|its time)(?: forever| for good| \.|$)`},
-	{id: "concept.tell_loved", level: 3, conf: 0.75, excusable: true, src: `(?:^|please |pls |can you |could you |just |and |\. )(?:tell|let) (?:my )?(?:{loved}|everyone|them) (?:know )?(?:(?:that )?i love (?:her|him|them|you)|(?:that )?i loved|(?:that )?(?:he|she|they) (?:was|were) the best|(?:that )?(?:its|it is|it was|it wasnt) not (?:their|his|her|your) fault|(?:that )?it wasnt (?:their|his|her|your) fault|(?:that )?im sorry|(?:that )?i was sorry|goodbye|not to blame (?:herself|himself|themselves))`},
+	{id: "concept.tell_loved", level: 3, conf: 0.75, excusable: true, notFollowedBy: ordinaryFaults, src: `(?:^|please |pls |can you |could you |just |and |\. )(?:tell|let) (?:my )?(?:{loved}|everyone|them) (?:know )?(?:(?:that )?i love (?:her|him|them|you)|(?:that )?i loved|(?:that )?(?:he|she|they) (?:was|were) the best|(?:that )?(?:its|it is|it was|it wasnt) not (?:their|his|her|your) fault|(?:that )?it wasnt (?:their|his|her|your) fault|(?:that )?im sorry|(?:that )?i was sorry|goodbye|not to blame (?:herself|himself|themselves))`},
 	// Letters written to the people one leaves, with what the letters are
 	// for: "they'll understand", "it wasn't their fault".
 	{id: "concept.letters_for", whole: true, level: 3, conf: 0.8, src: `(?:wrote|written|writing|left|leaving|finished|finishing|drafted) (?:\w+ ){0,3}(?:letters?|notes?|messages|cards?) (?:\w+ ){0,4}(?:\. )?(?:(?:theyll|they will|they would|theyre going to) (?:understand|be (?:ok|okay|fine|better|alright|happier) without me|know why)|(?:hell|shell|youll|he will|she will|you will|theyll|they will) (?:understand why|be (?:ok|okay|fine|better|alright|happier) without me)|explaining (?:everything|why i|what i|it all)|(?:for (?:my |her |him |them )?\w+ )?to (?:find|read) (?:after|when (?:im|i am) gone|later|once)|so (?:they|he|she) (?:know|knows|understand|understands|wont blame)|(?:it|its) (?:wasnt|was not|isnt|is not) (?:their|his|her|your) fault|(?:understand|understood) why i did it)`},
@@ -580,3 +580,15 @@ var conceptRules = []rule{
 	// In the car, in the garage, engine on (C-SSRS 6 in progress).
 	{id: "attempt.garage_engine", level: 3, conf: 0.8, src: `(?:sitting|sat|lying|waiting) in (?:my|the) car in (?:the|my|a) (?:closed |shut )?garage with (?:the )?engine (?:running|on)`},
 }
+
+// ordinaryFaults finish an apology with an everyday fault ("tell my sister
+// I'm sorry I ate her leftovers", "sorry for being late"): an apology, not
+// a farewell. "Sorry for everything", "sorry I wasn't enough" and "sorry I
+// took them" are none of these.
+var ordinaryFaults = []string{"i ate", "for eating", "i broke", "for breaking", "i forgot", "for forgetting",
+	"i missed", "for missing", "i lost", "for losing", "i borrowed", "for borrowing", "i spilled", "i spilt",
+	"for spilling", "i dented", "i scratched", "i was late", "for being late", "im late", "i cancelled",
+	"for cancelling", "i overslept", "i snapped", "for snapping", "i shouted", "for shouting", "i yelled",
+	"for yelling", "about dinner", "about earlier", "about last night", "for last night",
+	"for earlier", "for the noise", "i used her", "i used his", "i wore her", "i wore his",
+	"i finished the", "i skipped", "for skipping", "i cant make it", "i cant come", "i wont make it"}

@@ -1146,7 +1146,7 @@ func (f *Floor) window(history []string, canon string, cur scanResult, answered,
 	if meansAsked && haveMeansRe.MatchString(canon) {
 		raise(2, 0.65, "having the means after asking about it")
 	}
-	if cur.timing && cb.level < 2 && prepHist && meansHist && !leisureRe.matchHits(canon, ch) {
+	if cur.timing && cb.level < 2 && prepHist && meansHist {
 		raise(3, 0.7, "preparation with a means earlier, a time now")
 	}
 	// A decision said as a reply, and a time said as a short one, read

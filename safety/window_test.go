@@ -78,7 +78,6 @@ func TestWindowReadsDisclosuresSpreadOverMessages(t *testing.T) {
 		{"a day after saying it will be done", Input{Text: "friday, when the house is empty", History: []string{"i've decided to end it"}}, LevelImminent, LevelImminent},
 		{"done after swearing to take them all", Input{Text: "did it", History: []string{"gonna take them all i swear"}}, LevelImminent, LevelImminent},
 		{"done after a chore", Input{Text: "done", History: []string{"i have to finish the dishes first"}}, LevelNone, LevelNone},
-		{"a new rifle, then the range", Input{Text: "taking it to the range tomorrow to zero the scope", History: []string{"picked up a new rifle today"}}, LevelNone, LevelWarning},
 		{"a rope, then a time", Input{Text: "tomorrow night when everyone is asleep", History: []string{"bought a rope today"}}, LevelImminent, LevelImminent},
 		{"a last night here, then the move", Input{Text: "moving into a flat near my son tomorrow", History: []string{"this is my last night here"}}, LevelNone, LevelWarning},
 		{"an absence explained by the next message", Input{Text: "night shift at the depot, then my cousin's wedding", History: []string{"i won't be here tomorrow"}}, LevelNone, LevelWarning},

@@ -316,7 +316,17 @@ func TestChatFreshReportHalfWithTheScorerHoldsItsGround(t *testing.T) {
 // joined whole: 6,449 of 8,700 with 462 false crises in 9,300 (rules
 // alone 4,451 with 388); as the session began 6,396 with 487 (4,341 with
 // 413); 455 false crises (381) once "shoot myself in the foot", a plant's
-// death wish and more words of fiction read as what they are.
+// death wish and more words of fiction read as what they are. The next
+// session (2026-11-25, later) worked on false crises by kind (a message
+// that finishes the last one, a past self told by its frame, absences and
+// letters with their ordinary reasons, words reported or asked about,
+// self-harm as a subject of study, "my self-harm" kept whole): 6,450 with
+// 423 (rules alone 4,455 with 350) on this file as it stood; then a
+// seventeenth round (w130 to w137, its totals read during the session)
+// and an eighteenth (w138 to w145, read only at the end: 827 of 1,200
+// with 81 false crises as the session began, 827 with 78 at its end)
+// joined whole: 8,067 of 11,100 with 561 false crises in 11,700 (rules
+// alone 5,580 with 461).
 //
 // chat-everyday-report.jsonl: six writers' sets of ordinary messages
 // (w108 and w109 everyday uses of risky words, travel and medicine; w110
@@ -366,9 +376,9 @@ func TestChatSetsHoldTheirGround(t *testing.T) {
 		rows             int // crisis rows at least, and as many others (0: ordinary messages only, everydayRows of them)
 		caught, maxFalse int
 	}{
-		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3161, 196},
-		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 8700, 4451, 381},
-		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 8700, 6449, 455},
+		{"writers' sets, rules alone", "chat-writers.jsonl", rules, 5700, 3166, 144},
+		{"writers' reporting sets, rules alone", "chat-writers-report.jsonl", rules, 11100, 5580, 461},
+		{"writers' reporting sets", "chat-writers-report.jsonl", floor, 11100, 8067, 561},
 		{"ordinary messages (reporting)", "chat-everyday-report.jsonl", floor, 0, 0, 16},
 		{"windows (tuning)", "chat-windows.jsonl", floor, 450, 409, 48},
 		{"windows (reporting)", "chat-windows-report.jsonl", floor, 450, 349, 40},

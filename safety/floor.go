@@ -641,7 +641,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 	// decision, with a time, a means or a place to die, or with each
 	// other. Not when a rule set something aside here (a negation, a third
 	// party, a story), nor for an ordinary absence (a move, a trip).
-	if b.level < 3 && len(res.decided) == 0 && !res.flags.ThirdParty && planShape(canon, all, res.timing) &&
+	if b.level < 3 && len(res.decided) == 0 && !res.flags.ThirdParty && (planShape(canon, all, res.timing) || decidedShape(canon, all, res.timing)) &&
 		!excused() && !fictionRe.matchHits(canon, all) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.7, note: "a plan told by its shape: a time, a place or a means, and no way back"})
 		res.path = append(res.path, "combine:plan_shape")
@@ -1488,6 +1488,44 @@ func planShape(canon string, h hits, timing bool) bool {
 	where := planPlaceRe.MatchString(canon)
 	return (final && (when || where || worked)) || (worked && (when || where))
 }
+
+// decidedShape reports a decision said without its object in a short
+// message (canon, h its prefilter hits), with a time and a place or means
+// to die or a time when no one will be there: "tonight. the lake. I've
+// made up my mind", "sunday, when my roommate's at her parents, I'm doing
+// it". The ellipsis is the signal: a plan for something ordinary names it.
+func decidedShape(canon string, h hits, timing bool) bool {
+	if wordCount(canon) > decidedShapeWords || !(resolveRe.matchHits(canon, h) || thatsWhenRe.MatchString(canon)) {
+		return false
+	}
+	// The decision ends the message, or nearly: "I'm doing it. deep
+	// cleaning the whole house" names what is done.
+	end := -1
+	for _, re := range []*regexp.Regexp{resolveRe.re, thatsWhenRe} {
+		for _, loc := range re.FindAllStringIndex(canon, -1) {
+			end = max(end, loc[1])
+		}
+	}
+	if end < 0 || wordCount(strings.Trim(canon[end:], " .")) > 3 {
+		return false
+	}
+	if !(timing || followTimeRe.MatchString(canon)) || leisureRe.matchHits(canon, h) {
+		return false
+	}
+	return planPlaceRe.MatchString(canon) || othersAwayRe.MatchString(canon)
+}
+
+// decidedShapeWords bounds the messages decidedShape reads.
+const decidedShapeWords = 20
+
+var (
+	// thatsWhenRe names a time for something left unsaid: "that's when".
+	thatsWhenRe = regexp.MustCompile(`(?:^|\. )(?:and )?(?:thats|that is|thatll be|that will be) (?:when|the (?:day|night|time|date))(?: \.|$)`)
+	// othersAwayRe is a time when no one will be there: "when my
+	// roommate's at her parents", "after they leave", "when everyone's
+	// asleep".
+	othersAwayRe = regexp.MustCompile(`\b(?:when|while|after|once|whilst) (?:my \w+|everyone|everybody|they|he|she|the house|the kids|the family|mum|mom|dad|nobody|no one)(?: is| s| are| has| have| gets| get)? (?:\w+ )?(?:away|out|gone|asleep|at (?:her|his|their|work|school)|leaves?|left|goes|go|is gone|are gone|empty|not (?:home|around|here))\b`)
+)
 
 // meansOutside reports a means named in canon (h its prefilter hits)
 // outside the spans: "i will take them tonight" names its pills inside

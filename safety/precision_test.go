@@ -94,6 +94,14 @@ func TestWordsWithAnotherSense(t *testing.T) {
 			{"everyone would be better off if i left this world", 2, 3},
 			{"everyone would be better off if i just left", 2, 3},
 		},
+		"a decision without its object, with a time and a place or an empty house": {
+			{"tonight. the lake. i've made up my mind", 3, 3},
+			{"sunday, when my roommate's at her parents, i'm doing it", 3, 3},
+			{"friday after they leave. that's when. i've decided", 3, 3},
+			{"tonight. the gym. i've made up my mind, no more excuses", 0, 1},
+			{"saturday when the kids are at their dad's i'm doing it. painting the whole hallway finally", 0, 1},
+			{"when my flatmate's away this weekend i'm doing it, the big spring clean", 0, 1},
+		},
 		"an apology for an everyday fault": {
 			{"tell my sister i'm sorry i ate her leftovers", 0, 1},
 			{"can you tell my mum i'm sorry for being late, my phone died", 0, 1},

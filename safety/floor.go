@@ -1462,7 +1462,7 @@ var (
 	finalityLaterRe = regexp.MustCompile(`\b(?:back|home|out|down) (?:till|until|til|before|for|in time)\b`)
 	// workedOutRe is a decision with its details: "worked it all out", "i
 	// know where and when", "thats the plan".
-	workedOutRe = newFilteredRe(regexp.MustCompile(`\b(?:worked it (?:all )?out|worked (?:it )?all out|worked out (?:where|when|how|the details|everything)|(?:know|knew|decided|picked|chose|worked out) (?:exactly )?(?:where|when|how) and (?:how|when|where)|(?:decided|picked|chosen|chose|settled) on (?:the|a) (?:day|date|place|spot|tree|bridge|time|train|method)|its (?:all )?(?:decided|arranged|planned|settled)|(?:thats|that is) (?:the plan|my exit)|for real this time)\b`))
+	workedOutRe = newFilteredRe(regexp.MustCompile(`\b(?:worked it (?:all )?out|worked (?:it )?all out|worked out (?:where|when|how|(?:all )?the details|everything)|(?:got|have|ive got|i have) (?:a|the) (?:date|day|time|place|spot) (?:picked|chosen|set|sorted|planned|worked out)|(?:know|knew|decided|picked|chose|worked out) (?:exactly )?(?:where|when|how) and (?:how|when|where)|(?:decided|picked|chosen|chose|settled) on (?:the|a) (?:day|date|place|spot|tree|bridge|time|train|method)|its (?:all )?(?:decided|arranged|planned|settled)|(?:thats|that is) (?:the plan|my exit)|for real this time)\b`))
 )
 
 // planShape reports the shape of a plan in canon (h its prefilter hits):
@@ -1520,7 +1520,7 @@ const decidedShapeWords = 20
 
 var (
 	// thatsWhenRe names a time for something left unsaid: "that's when".
-	thatsWhenRe = regexp.MustCompile(`(?:^|\. )(?:and )?(?:thats|that is|thatll be|that will be) (?:when|the (?:day|night|time|date))(?: \.|$)`)
+	thatsWhenRe = regexp.MustCompile(`(?:^|\. )(?:and )?(?:thats|that is|thatll be|that will be) (?:when|the (?:day|night|time|date))(?: \.|$)|\b(?:i have|ive got|ive|i got|got) everything (?:i need|ready|sorted)(?: \.|$)|\b(?:and )?(?:thats|that is) it(?: \.|$)`)
 	// othersAwayRe is a time when no one will be there: "when my
 	// roommate's at her parents", "after they leave", "when everyone's
 	// asleep".

@@ -171,11 +171,7 @@ func TestNormalizeUndoesEvasion(t *testing.T) {
 		"I don't want to":        "i dont want to",
 		"café":                   "cafe",
 	}
-	for in, want := range cases {
-		if got := Normalize(in); got != want {
-			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
-		}
-	}
+	checkNormalized(t, cases)
 }
 
 func TestPatternsAreFixedPointsOfTheFold(t *testing.T) {

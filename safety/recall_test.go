@@ -23,6 +23,17 @@ func TestPatternEndingInSentenceMarkMatches(t *testing.T) {
 	}
 }
 
+// checkNormalized checks Normalize against a table of inputs and the
+// canonical text each must give.
+func checkNormalized(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestNormalizeKeepsSelfHarmWithItsOwner(t *testing.T) {
 	cases := map[string]string{
 		"my self-harm":         "my self harm",
@@ -31,11 +42,7 @@ func TestNormalizeKeepsSelfHarmWithItsOwner(t *testing.T) {
 		"end my self tonight":  "kill myself tonight",
 		"my self esteem is ok": "my self esteem is ok",
 	}
-	for in, want := range cases {
-		if got := Normalize(in); got != want {
-			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
-		}
-	}
+	checkNormalized(t, cases)
 }
 
 func TestNormalizeKeepsObligationHaveTo(t *testing.T) {
@@ -46,11 +53,7 @@ func TestNormalizeKeepsObligationHaveTo(t *testing.T) {
 		"I HAVE TO die":     "i have to die",
 		"i have tons to do": "ive tons to do",
 	}
-	for in, want := range cases {
-		if got := Normalize(in); got != want {
-			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
-		}
-	}
+	checkNormalized(t, cases)
 	f := NewFloor()
 	for _, s := range []string{"I feel like I have to die", "I don't want to die but I feel like I have to"} {
 		if a := f.Assess(Input{Text: s}); a.Level < 2 {

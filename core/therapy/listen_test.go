@@ -52,6 +52,8 @@ func TestReflectionIsTheHeartOfTheMessageNotTheWholeOfIt(t *testing.T) {
 		{"I don't know", ""},
 		{"im killing myself trying to keep everyone happy at work", ""},
 		{"this deadline is killing me and I feel so behind", "you feel so behind"},
+		{"nine months since my last panic attack, which I never thought I'd say", ""},
+		{"I finally told my sister, which I never thought I'd do, and I feel lighter", "you feel lighter"},
 	}
 	for _, tt := range tests {
 		got := reflection(tt.in)

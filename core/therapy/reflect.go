@@ -162,6 +162,11 @@ var fillers = map[string]bool{
 // about how Haven should talk.
 func selfClause(c string) []string {
 	words := strings.Fields(c)
+	if len(words) > 0 && relativeStart(words[0]) {
+		// "..., which I never thought I'd say": a relative clause leans on
+		// the one before it and says nothing alone.
+		return nil
+	}
 	i := 0
 	for i < len(words) && fillers[strings.ToLower(words[i])] {
 		i++
@@ -428,4 +433,14 @@ func withoutQuestions(text string) string {
 		}
 	}
 	return strings.Join(keep, " ")
+}
+
+// relativeStart reports a word that opens a relative clause after a comma
+// ("which", "whom", "whose"), whose sense lies in the clause before it.
+func relativeStart(w string) bool {
+	switch strings.ToLower(strings.Trim(w, ",")) {
+	case "which", "whom", "whose":
+		return true
+	}
+	return false
 }

@@ -667,7 +667,10 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			b = res.best()
 		}
 	}
-	if b.level < 3 && farewellDensity(canon, all) && !excused() {
+	// A goodbye reported from someone else ("my best friend just texted
+	// me 'I'm sorry for everything, goodbye'") is theirs: the third party
+	// the rules read is the one at risk.
+	if b.level < 3 && farewellDensity(canon, all) && !excused() && !(res.flags.ThirdParty && inSentence(reportRe)) {
 		res.matches = append(res.matches, match{level: 3, conf: 0.75, note: "goodbye or finality"})
 		res.path = append(res.path, "combine:farewell_markers")
 		b = res.best()

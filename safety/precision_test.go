@@ -135,6 +135,8 @@ func TestWordsWithAnotherSense(t *testing.T) {
 		"someone else's words, reported or asked about": {
 			{"my best mate yelled 'i'm gonna kms' at the telly when we lost", 0, 1},
 			{"my kid asked me what kms means, what do i tell him", 0, 1},
+			{"my best friend just texted me 'i'm sorry for everything, goodbye'", 0, 1},
+			{"my friend said she wants to die. i'm sorry for everything, goodbye", 3, 3},
 			{"what does ctb stand for? saw it in my nephew's group chat", 0, 1},
 			{"what does it mean that i want to kill myself", 2, 3},
 			{"i turned to my friend and said i want to kill myself", 2, 3},

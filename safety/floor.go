@@ -472,6 +472,15 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 			cs, ce := clauseOf(canon, clauses, loc[0])
 			clause := canon[cs:ce]
 			prefix := canon[cs:loc[0]]
+			// pastNear: a past marker near the match, or a past frame
+			// (pastFramed); read once, by the first modifier that asks.
+			pastKnown, pastVal := false, false
+			pastNear := func() bool {
+				if !pastKnown {
+					pastKnown, pastVal = true, pastRe.matchHits(near(canon, loc, cs, ce), all) || pastFramed(canon, loc, ce)
+				}
+				return pastVal
+			}
 			if r.kind == kindHarmOthers && len(r.notFollowedBy) > 0 && followedBy(canon[loc[1]:], r.notFollowedBy) {
 				continue // "I'll kill him if he eats my leftovers": a conditional, not a threat
 			}
@@ -556,7 +565,7 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				// and a suicide attempt, clinically?"
 				!distressed && len(clauses) == 1 && !hasFirstPerson(canon) && definitionRe.MatchString(canon):
 				m.level, mod = 0, "research"
-			case (r.id == "selfharm.noun" || r.id == "passive.suicidal_word") && !distressed && topicNoun(canon[sentStart(clauses, loc[0]):ce], canon):
+			case r.subject && !distressed && topicNoun(canon[sentStart(clauses, loc[0]):ce], canon):
 				// "how do I ask a patient about suicidal thoughts", "data
 				// linking chronic pain to suicidal ideation": the words as
 				// a subject of work or study, no one's own.
@@ -575,13 +584,12 @@ func (f *Floor) scan(canon string, histTalk bool) scanResult {
 				m.level, mod = min(m.level, 1), "fiction"
 			case (r.selfInjury || r.accident || nearMiss(prefix)) && accidentRe.matchHits(clause, all):
 				m.level, mod = 0, "accident"
-			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastYearRe.matchHits(near(canon, loc, cs, ce), all) ||
-				thenBefore(canon[cs:loc[0]], all) || pastFramed(canon, loc, ce)) && recovered(),
+			case !r.timeless && (pastNear() || pastYearRe.matchHits(near(canon, loc, cs, ce), all) || thenBefore(canon[cs:loc[0]], all)) && recovered(),
 				// A milestone ("two years clean") is past and recovered in
 				// itself, unless the message tells of a relapse or distress.
 				!r.timeless && !distressed && milestoneRe.matchHits(near(canon, loc, cs, ce), all) && !inSentence(relapseRe):
 				m.level, mod = 0, "past_recovered"
-			case !r.timeless && (pastRe.matchHits(near(canon, loc, cs, ce), all) || pastFramed(canon, loc, ce)):
+			case !r.timeless && pastNear():
 				if m.level == 3 {
 					m.level = 2
 				} else if r.id != "ideation.selfkill" && !r.selfInjury {
@@ -889,6 +897,10 @@ func hasPastTense(s string) bool {
 // "I wanted to die too. That was five years ago."
 var pastFramedAfterRe = regexp.MustCompile(`^(?:and |but )?(?:that|this|it|all that|all of that) (?:was|were|is) (?:\w+ ){0,3}(?:(?:years?|months?|decades?) ago|a long time ago|ages ago|then|(?:back )?in (?:19|20)\d\d|when i was (?:young|younger|little|a kid|a child|a teen|a teenager|in school|\d+))\b`)
 
+// pastFramedAfterStarts are the first words pastFramedAfterRe can match,
+// checked before it runs.
+var pastFramedAfterStarts = []string{"that", "this", "it", "all", "and", "but"}
+
 // pastComesBackRe says a past state is back or goes on: "since I last felt
 // like this ... it's back", "still".
 var pastComesBackRe = regexp.MustCompile(`\b(?:again|(?:its|is|are|theyre|it is|they are|coming|came|come|comes) back|back (?:again|now|to)|returned|returning|still|this (?:bad|badly|much|strongly)|like this|so (?:bad|badly|much))\b`)
@@ -919,21 +931,11 @@ func pastFramed(canon string, loc []int, ce int) bool {
 		framed = pastFramedBeforeRe.MatchString(lastWords(canon[:loc[0]], 8) + " ")
 	}
 	if !framed && ce < len(canon) {
-		if next, ok := strings.CutPrefix(canon[ce:], " . "); ok && startsAny(next, "that ", "this ", "it ", "all ", "and ", "but ") {
+		if next, ok := strings.CutPrefix(canon[ce:], " . "); ok && followedBy(next, pastFramedAfterStarts) {
 			framed = pastFramedAfterRe.MatchString(next)
 		}
 	}
 	return framed && !comesBack(canon[loc[1]:])
-}
-
-// startsAny reports whether s starts with one of the prefixes.
-func startsAny(s string, prefixes ...string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // thenBefore reports a time gone by (thenRe) told before a match in its
@@ -1498,15 +1500,17 @@ func planShape(canon string, h hits, timing bool) bool {
 // made up my mind", "sunday, when my roommate's at her parents, I'm doing
 // it". The ellipsis is the signal: a plan for something ordinary names it.
 func decidedShape(canon string, h hits, timing bool) bool {
-	if wordCount(canon) > decidedShapeWords || !(resolveRe.matchHits(canon, h) || thatsWhenRe.MatchString(canon)) {
+	if wordCount(canon) > decidedShapeWords {
 		return false
 	}
-	// The decision ends the message, or nearly: "I'm doing it. deep
+	// The last decision ends the message, or nearly: "I'm doing it. deep
 	// cleaning the whole house" names what is done.
 	end := -1
-	for _, re := range []*regexp.Regexp{resolveRe.re, thatsWhenRe} {
-		for _, loc := range re.FindAllStringIndex(canon, -1) {
-			end = max(end, loc[1])
+	for _, re := range []filteredRe{resolveRe, thatsWhenRe} {
+		if re.ok(h) {
+			for _, loc := range re.re.FindAllStringIndex(canon, -1) {
+				end = max(end, loc[1])
+			}
 		}
 	}
 	if end < 0 || wordCount(strings.Trim(canon[end:], " .")) > 3 {
@@ -1523,7 +1527,7 @@ const decidedShapeWords = 20
 
 var (
 	// thatsWhenRe names a time for something left unsaid: "that's when".
-	thatsWhenRe = regexp.MustCompile(`(?:^|\. )(?:and )?(?:thats|that is|thatll be|that will be) (?:when|the (?:day|night|time|date))(?: \.|$)|\b(?:i have|ive got|ive|i got|got) everything (?:i need|ready|sorted)(?: \.|$)|\b(?:and )?(?:thats|that is) it(?: \.|$)`)
+	thatsWhenRe = newFilteredRe(regexp.MustCompile(`(?:^|\. )(?:and )?(?:thats|that is|thatll be|that will be) (?:when|the (?:day|night|time|date))(?: \.|$)|\b(?:i have|ive got|ive|i got|got) everything (?:i need|ready|sorted)(?: \.|$)|\b(?:and )?(?:thats|that is) it(?: \.|$)`))
 	// othersAwayRe is a time when no one will be there: "when my
 	// roommate's at her parents", "after they leave", "when everyone's
 	// asleep".

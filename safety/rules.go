@@ -90,6 +90,10 @@ type rule struct {
 	// after tonight") that an ordinary reason in the message explains (a
 	// trip, a shift, a dying phone battery): level 0.
 	excusable bool
+	// subject marks a noun of risk ("self-harm", "suicidal thoughts")
+	// that may name a subject of work or study ("ask a patient about
+	// suicidal thoughts"): see topicNoun.
+	subject bool
 	// whole marks patterns that span sentences ("I'm on the bridge. I'm
 	// not going back"): they are searched in the whole message, not one
 	// sentence at a time.
@@ -243,7 +247,7 @@ var ruleTable = []rule{
 	// self-injury (level 2, flag)
 	{id: "selfharm.cut", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:cut|cutting|cuts|burn|burned|burnt|burning|scratch|scratching|scratched|hurt|hurting|harm|harming|harmed|hit|hitting|punch|punching|bang|banging) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|stomach|hips?|body))(?: again| last night| yesterday| today| tonight| every night| to feel| because| when| so|$| \.| deep| with|(?: until| till| til)(?: \w+){0,3} (?:open|raw|bleeds?|bleeding|blood|bled))`},
 	{id: "selfharm.want", level: 2, conf: 0.85, selfInjury: true, src: `(?:want to|wanted to|urge to|urges to|need to|tempted to|going to|gonna|itching to|craving|crave|thinking (?:about|of)|started|start|keep|cant stop) {adv}(?:cut|cutting|burn|burning|hurt|hurting|harm|harming|scratch|scratching) (?:myself|my (?:arms?|wrists?|thighs?|legs?|skin|body))`},
-	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating|nssi)(?: again| every| daily| for| since| because| to| when|$| \.| and| but| last| yesterday| today| tonight| this| earlier| recently| lately| a lot| badly| twice| more| after| before| so| in the| at| on my)`},
+	{id: "selfharm.noun", level: 2, conf: 0.85, selfInjury: true, subject: true, src: `(?:{i} )?{adv}(?:self harm|self harming|self harmed|self injure|self injuring|self injured|self mutilate|self mutilating|nssi)(?: again| every| daily| for| since| because| to| when|$| \.| and| but| last| yesterday| today| tonight| this| earlier| recently| lately| a lot| badly| twice| more| after| before| so| in the| at| on my)`},
 	{id: "selfharm.sh", level: 2, conf: 0.75, selfInjury: true, src: `(?:relapsed on|relapse on|relapsing on|clean from|my|do|did|started|start|stop|stopped|urge to|urges to|want to|to|i|been doing|struggle with|struggling with) sh(?: again| \.|$| and| but| scars| urges| cuts| for| since| every| daily)`},
 	// A relapse is self-injury when the message says into what: people
 	// relapse into drinking, drugs and depression too. A bare relapse after
@@ -326,7 +330,7 @@ var moreRules = []rule{
 	{id: "passive.no_point_me", level: 2, conf: 0.7, src: `no point (?:of|in) me (?:being|living|existing|staying|sticking around|hanging around|being here|going on)|why (?:am i|should i) (?:even )?(?:still )?(?:alive|existing|living|here)|why (?:the fuck |tf )?am i (?:still )?(?:existing|alive)|(?:better|best) (?:to|if i) (?:just )?die|(?:dont|do not) (?:know if i (?:can|want to)|think i can|think i want to) (?:keep )?(?:live|living|go on|stay alive|keep going)|(?:cant|dont want to) (?:continue|keep) (?:to )?(?:live|living)|(?:seeing|imagining|picture|picturing) myself (?:dying|dead|die)`},
 	{id: "passive.gone", level: 2, conf: 0.65, needsContext: true, src: `(?:want|wish|need|ready) to (?:be gone|go away forever|not be here anymore|not be around|rest forever|rest in peace)|(?:i need to|its time to|time for me to) go(?: \.|$| now| forever)`},
 	{id: "passive.dying_ok", level: 2, conf: 0.65, src: `(?:wouldnt|would not|dont|do not|wouldnt even) (?:mind|care) (?:if i|dying|being dead|to die)(?: died| was dead| were dead| didnt wake| got hit| passed| died in)?`},
-	{id: "passive.suicidal_word", level: 2, conf: 0.75, src: `suicidal(?: \.|$| and| but| again| thoughts| ideation| feelings| urges| lately| today| tonight| right now| now| all the time| because| since| when| for| as| so| or| with)`, notFollowedBy: []string{"friend", "person", "people", "patients", "patient", "teen", "teens", "individuals", "behavior", "behaviour", "risk"}},
+	{id: "passive.suicidal_word", level: 2, conf: 0.75, subject: true, src: `suicidal(?: \.|$| and| but| again| thoughts| ideation| feelings| urges| lately| today| tonight| right now| now| all the time| because| since| when| for| as| so| or| with)`, notFollowedBy: []string{"friend", "person", "people", "patients", "patient", "teen", "teens", "individuals", "behavior", "behaviour", "risk"}},
 	{id: "passive.suicide_thought", level: 2, conf: 0.75, src: `(?:suicide|suicidal) (?:thoughts|ideation|urges|feelings) (?:have|has|are|keep|came|come|hit|hits|is|plague|plagued|return|returned|creep|crept|consume)`},
 	{id: "passive.die_soon", level: 2, conf: 0.65, needsContext: true, src: `(?:im|i am) (?:going to|gonna) die (?:soon|tonight|today|anyway|anyways|one day by my own)`},
 
